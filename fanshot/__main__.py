@@ -1,0 +1,3 @@
+from fanshot.cli import main
+
+raise SystemExit(main())
