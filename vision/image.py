@@ -10,7 +10,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 MAX_PIXELS = 50_000_000
 # Pillow's own bomb guard (warns above this, refuses above twice this) backs up the header check below.
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
-# Formats a phone or a scanner produces (JPEG covers MPO); the rest of Pillow's decoders are attack surface we do not need.
+# Formats phones and scanners produce (JPEG covers MPO); Pillow's other decoders are needless attack surface.
 FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF")
 
 
@@ -35,8 +35,10 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
     if width * height > MAX_PIXELS:  # from the header, before a single pixel is decoded
         raise PhotoError("too_many_pixels", f"the photo is {width}×{height} pixels; "
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
-    if max_side is not None:
-        image.draft("RGB", (max_side, max_side))
+    if max_side is not None and max(width, height) > max_side:
+        # draft() keeps both sides at least the requested size, so request the aspect-preserving target.
+        scale = max_side / max(width, height)
+        image.draft("RGB", (max(1, int(width * scale)), max(1, int(height * scale))))
     try:
         image.load()
     except (OSError, SyntaxError, ValueError) as error:

@@ -5,6 +5,7 @@ import zlib
 import numpy as np
 import pytest
 from PIL import Image
+from PIL.JpegImagePlugin import JpegImageFile
 
 from vision.image import PhotoError, load_photo
 
@@ -65,3 +66,11 @@ def test_exif_orientation_is_applied():
 def test_max_side_bounds_the_decoded_size():
     pixels = load_photo(encode(Image.new("RGB", (2400, 1600), (9, 9, 9))), max_side=500)
     assert max(pixels.shape[:2]) == 500 and pixels.shape[:2] == (333, 500)
+
+
+def test_big_jpeg_is_decoded_at_reduced_size(monkeypatch):
+    drafts = []
+    draft = JpegImageFile.draft
+    monkeypatch.setattr(JpegImageFile, "draft", lambda self, *args: drafts.append(draft(self, *args)))
+    load_photo(encode(Image.new("RGB", (2400, 1600))), max_side=1000)
+    assert drafts == [("RGB", (0, 0, 1200, 800))]  # decoded at half size, then shrunk to 1000
