@@ -1,0 +1,22 @@
+"""Guangdong mahjong scoring: pure Python, no third-party imports.
+
+    score(request)          the score response for a score request (DESIGN.md); raises ScoringError
+    ruleset_summaries()     name, names and options of every rule set
+    ruleset_details(name)   everything a rule set scores, with its options
+"""
+
+from scoring.errors import ScoringError
+from scoring.rules import load, ruleset_names
+from scoring.score import score
+
+
+def ruleset_summaries() -> list[dict]:
+    return [{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")}
+            for name in ruleset_names()]
+
+
+def ruleset_details(name: str) -> dict:
+    return load(name).describe()
+
+
+__all__ = ["ScoringError", "score", "ruleset_summaries", "ruleset_details"]

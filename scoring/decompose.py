@@ -1,0 +1,162 @@
+"""Every way a hand's tiles form a winning shape: 4 sets + a pair, 七对, 十三幺 — ghosts as wildcards.
+
+Works on 34-slot count vectors (scoring.tiles.INDEX). A ghost takes whatever tile identity a shape needs; it
+never stands for a fifth copy of a tile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from scoring import tiles as t
+from scoring.hand import Meld
+
+ORPHANS = tuple(t.INDEX[code] for code in t.TERMINALS + t.HONOUR_TILES)
+CHOW_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
+GROUP_SIZES = {"chow": 3, "pung": 3, "kong": 4, "pair": 2, "single": 1}
+
+
+@dataclass(frozen=True, order=True)
+class Group:
+    """A set or pair of an arrangement: `first` is the tile index of its lowest tile."""
+
+    kind: str  # chow, pung, kong, pair; single (十三幺 only)
+    first: int
+    concealed: bool = True
+
+    def indices(self) -> tuple[int, ...]:
+        if self.kind == "chow":
+            return self.first, self.first + 1, self.first + 2
+        return (self.first,) * GROUP_SIZES[self.kind]
+
+    def notation(self) -> str:
+        return t.to_string(t.PLAYING_TILES[i] for i in self.indices())
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """One reading of the whole hand: its shape, its groups (melds included) and the tile counts it implies."""
+
+    shape: str  # standard, seven_pairs, thirteen_orphans
+    groups: tuple[Group, ...]
+    counts: tuple[int, ...]  # all 34 tile kinds, ghosts counted as the tile they stand for
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind in ("chow", "pung", "kong"))
+
+    @property
+    def pairs(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind == "pair")
+
+    def describe(self) -> dict:
+        return {"shape": self.shape,
+                "groups": [{"kind": g.kind, "tiles": g.notation(), "concealed": g.concealed} for g in self.groups]}
+
+
+def meld_group(meld: Meld) -> Group:
+    return Group(meld.kind, t.INDEX[meld.first], concealed=meld.concealed)
+
+
+def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, seven_pairs: bool,
+                 seven_pairs_quads: bool) -> list[Arrangement]:
+    """All winning arrangements of the standing tiles `concealed` (counts, ghosts removed) plus the melds."""
+    meld_groups = tuple(meld_group(m) for m in melds)
+    key = tuple(concealed)
+    found = [_arrangement("standard", groups + meld_groups)
+             for groups in _standard(key, ghosts, 4 - len(melds), True)]
+    if not melds:
+        if seven_pairs:
+            found += [_arrangement("seven_pairs", groups) for groups in _seven_pairs(key, ghosts, seven_pairs_quads)]
+        found += [_arrangement("thirteen_orphans", groups) for groups in _thirteen_orphans(key, ghosts)]
+    return [a for a in found if max(a.counts) <= 4]
+
+
+def _arrangement(shape: str, groups: tuple[Group, ...]) -> Arrangement:
+    counts = [0] * 34
+    for group in groups:
+        for i in group.indices():
+            counts[i] += 1
+    return Arrangement(shape, tuple(sorted(groups)), tuple(counts))
+
+
+@lru_cache(maxsize=1 << 16)
+def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
+    """Distinct ways to split `counts` + `ghosts` into `sets` sets and (if `need_pair`) one pair."""
+    first = next((i for i, n in enumerate(counts) if n), None)
+    if first is None:
+        return _ghost_only(ghosts, sets, need_pair)
+    found: set[tuple[Group, ...]] = set()
+    for group, used, ghosts_used in _groups_taking(counts, first, ghosts, sets > 0, need_pair):
+        rest = list(counts)
+        for i in used:
+            rest[i] -= 1
+        is_pair = group.kind == "pair"
+        for tail in _standard(tuple(rest), ghosts - ghosts_used, sets - (not is_pair), need_pair and not is_pair):
+            found.add(tuple(sorted((group, *tail))))
+    return tuple(sorted(found))
+
+
+def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool, want_pair: bool):
+    """Groups that use a copy of tile i (the lowest tile left): (group, real indices used, ghosts used)."""
+    have = counts[i]
+    if want_pair:
+        real = min(have, 2)
+        if 2 - real <= ghosts:
+            yield Group("pair", i), (i,) * real, 2 - real
+    if not want_set:
+        return
+    real = min(have, 3)
+    if 3 - real <= ghosts:
+        yield Group("pung", i), (i,) * real, 3 - real
+    if i >= 27:
+        return
+    suit_start = i - i % 9
+    for start in (i - 2, i - 1, i):
+        if start < suit_start or start + 2 > suit_start + 8:
+            continue
+        # tiles below i are gone (i is the lowest left), so they must be ghosts; above i use real ones first
+        used = tuple(p for p in range(start, start + 3) if p == i or (p > i and counts[p]))
+        if 3 - len(used) <= ghosts:
+            yield Group("chow", start), used, 3 - len(used)
+
+
+def _ghost_only(ghosts: int, sets: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
+    """Groups made of ghosts alone: each may be any pung, chow or pair."""
+    if ghosts != 3 * sets + 2 * need_pair:
+        return ()
+    if ghosts == 0:
+        return ((),)
+    set_options = [Group("pung", i) for i in range(34)] + [Group("chow", s) for s in CHOW_STARTS]
+    pair_options = [Group("pair", i) for i in range(34)] if need_pair else [None]
+    return tuple(tuple(sorted(g for g in (*chosen, pair) if g))
+                 for chosen in combinations_with_replacement(set_options, sets) for pair in pair_options)
+
+
+def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool) -> list[tuple[Group, ...]]:
+    pairs: list[Group] = []
+    singles = 0
+    for i, n in enumerate(counts):
+        if n > 2 and not quads:
+            return []
+        pairs += [Group("pair", i)] * (n // 2 + n % 2)
+        singles += n % 2
+    if singles > ghosts or len(pairs) > 7 or (ghosts - singles) != 2 * (7 - len(pairs)):
+        return []
+    # leftover ghost pairs take identities not yet held (any would do; these keep the four-copy rule)
+    spare = [Group("pair", i) for i in range(34) if counts[i] == 0][: 7 - len(pairs)]
+    return [tuple(pairs + spare)]
+
+
+def _thirteen_orphans(counts: tuple[int, ...], ghosts: int) -> list[tuple[Group, ...]]:
+    if any(n and i not in ORPHANS for i, n in enumerate(counts)) or any(n > 2 for n in counts):
+        return []
+    doubled = [i for i in ORPHANS if counts[i] == 2]
+    missing = [i for i in ORPHANS if counts[i] == 0]
+    if len(doubled) > 1 or len(missing) + (not doubled) != ghosts:
+        return []
+    # the pair is the held double, else any orphan a ghost doubles (all score alike)
+    pair_tile = doubled[0] if doubled else ORPHANS[0]
+    singles = tuple(Group("pair" if i == pair_tile else "single", i) for i in ORPHANS)
+    return [singles]

@@ -1,0 +1,198 @@
+"""Hand, meld and win-context models, parsed from a score request and checked for shape.
+
+The rule set's options are kept apart (scoring.rules); checks that need them live in scoring.validate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring import tiles as t
+from scoring.errors import ScoringError
+
+MELD_KINDS = ("chow", "pung", "kong")
+MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}
+WIN_TYPES = ("self_draw", "discard")
+SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win")
+
+
+@dataclass(frozen=True)
+class Meld:
+    kind: str
+    tiles: tuple[str, ...]
+    concealed: bool = False  # 暗杠
+    added: bool = False  # 补杠: a kong made by adding to one's own exposed pung
+    fed_by: str | None = None  # seat whose discard was claimed (点杠 for a kong)
+
+    @property
+    def first(self) -> str:
+        return self.tiles[0]
+
+    def notation(self) -> str:
+        return t.to_string(self.tiles)
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[str, ...]
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[str, ...] = ()
+    winning_tile: str | None = None
+
+    @property
+    def exposed_melds(self) -> tuple[Meld, ...]:
+        return tuple(m for m in self.melds if not m.concealed)
+
+    def all_tiles(self) -> list[str]:
+        return list(self.concealed) + [code for meld in self.melds for code in meld.tiles]
+
+
+@dataclass(frozen=True)
+class Stake:
+    unit: float = 1
+    fee: float = 0
+    flower: float = 0
+    kong: float = 0
+    chicken: float = 1
+
+
+@dataclass(frozen=True)
+class WinContext:
+    win: str = "self_draw"
+    seat_wind: str = "1z"
+    prevalent_wind: str = "1z"
+    discarder: str | None = None
+    special: frozenset[str] = frozenset()
+    liable: str | None = None
+    kong_fed_by: str | None = None
+    ghosts: tuple[str, ...] = ()
+    horses: tuple[str, ...] | None = None  # None: no horse bonus
+    stake: Stake = Stake()
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat_wind == "1z"
+
+    @property
+    def self_drawn(self) -> bool:
+        """抢杠 counts as self-draw (seed)."""
+        return self.win == "self_draw" or "robbing_kong" in self.special
+
+
+# ---- parsing from the JSON request -------------------------------------------------------------------------
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ScoringError("bad_request", f"{where}: expected an object, got {type(value).__name__}")
+    return value
+
+
+def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        raise ScoringError("bad_request", f"{where}: unknown field(s) {unknown}; allowed: {list(allowed)}")
+
+
+def _seat(value: Any, where: str) -> str:
+    codes = t.parse(value, field=where) if isinstance(value, str) else None
+    if not codes or len(codes) != 1 or codes[0] not in t.SEATS:
+        raise ScoringError("bad_context", f"{where}: expected a seat wind 1z-4z (or E S W N), got {value!r}")
+    return codes[0]
+
+
+def _optional_seat(value: Any, where: str) -> str | None:
+    return None if value is None else _seat(value, where)
+
+
+def parse_meld(raw: Any, index: int) -> Meld:
+    where = f"hand.melds[{index}]"
+    raw = _object(raw, where)
+    _only_keys(raw, ("kind", "tiles", "concealed", "added", "fed_by"), where)
+    kind = raw.get("kind")
+    if kind not in MELD_KINDS:
+        raise ScoringError("bad_meld", f"{where}.kind: expected one of {list(MELD_KINDS)}, got {kind!r}")
+    codes = tuple(sorted(t.parse(raw.get("tiles", ""), field=f"{where}.tiles"), key=t.sort_key))
+    concealed, added = raw.get("concealed", False), raw.get("added", False)
+    if not isinstance(concealed, bool) or not isinstance(added, bool):
+        raise ScoringError("bad_meld", f"{where}: concealed and added must be true or false")
+    meld = Meld(kind, codes, concealed, added, _optional_seat(raw.get("fed_by"), f"{where}.fed_by"))
+    _check_meld(meld, where)
+    return meld
+
+
+def _check_meld(meld: Meld, where: str) -> None:
+    size = MELD_SIZES[meld.kind]
+    if len(meld.tiles) != size:
+        raise ScoringError("bad_meld", f"{where}: a {meld.kind} has {size} tiles, got {len(meld.tiles)} "
+                           f"({meld.notation() or 'none'})")
+    if meld.kind == "chow":
+        first = meld.first
+        run = not t.is_honour(first) and all(
+            code == f"{t.rank(first) + i}{t.suit(first)}" for i, code in enumerate(meld.tiles))
+        if not run:
+            raise ScoringError("bad_meld", f"{where}: {meld.notation()} is not a chow (three consecutive "
+                               "tiles of one suit)")
+    elif len(set(meld.tiles)) != 1:
+        raise ScoringError("bad_meld", f"{where}: a {meld.kind} is {size} identical tiles, got {meld.notation()}")
+    if (meld.concealed or meld.added) and meld.kind != "kong":
+        raise ScoringError("bad_meld", f"{where}: only a kong can be concealed or added")
+    if meld.concealed and (meld.added or meld.fed_by):
+        raise ScoringError("bad_meld", f"{where}: a concealed kong (暗杠) is neither added nor fed by a discard")
+
+
+def parse_hand(raw: Any) -> Hand:
+    raw = _object(raw, "hand")
+    _only_keys(raw, ("concealed", "melds", "flowers", "winning_tile"), "hand")
+    if "concealed" not in raw:
+        raise ScoringError("bad_request", "hand.concealed: required (the standing tiles, winning tile included)")
+    concealed = tuple(t.parse(raw["concealed"], field="hand.concealed"))
+    melds_raw = raw.get("melds", [])
+    if not isinstance(melds_raw, list):
+        raise ScoringError("bad_request", "hand.melds: expected a list")
+    melds = tuple(parse_meld(m, i) for i, m in enumerate(melds_raw))
+    flowers = tuple(t.parse(raw.get("flowers", ""), field="hand.flowers", allow_flowers=True))
+    if any(not t.is_flower(code) for code in flowers):
+        raise ScoringError("bad_tile", "hand.flowers: only flower codes 1f-8f belong here")
+    winning = raw.get("winning_tile")
+    if winning is not None:
+        codes = t.parse(winning, field="hand.winning_tile")
+        if len(codes) != 1:
+            raise ScoringError("bad_tile", f"hand.winning_tile: expected one tile, got {winning!r}")
+        winning = codes[0]
+    return Hand(concealed, melds, flowers, winning)
+
+
+def parse_stake(raw: Any) -> Stake:
+    raw = _object(raw, "context.stake")
+    fields = ("unit", "fee", "flower", "kong", "chicken")
+    _only_keys(raw, fields, "context.stake")
+    for key, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != value:
+            raise ScoringError("bad_context", f"context.stake.{key}: expected a number >= 0, got {value!r}")
+    return Stake(**raw)
+
+
+def parse_context(raw: Any) -> WinContext:
+    raw = _object(raw, "context")
+    _only_keys(raw, ("win", "seat_wind", "prevalent_wind", "discarder", "special", "liable", "kong_fed_by",
+                     "ghosts", "horses", "stake"), "context")
+    win = raw.get("win", "self_draw")
+    if win not in WIN_TYPES:
+        raise ScoringError("bad_context", f"context.win: expected one of {list(WIN_TYPES)}, got {win!r}")
+    special = raw.get("special", [])
+    if not isinstance(special, list) or any(s not in SPECIAL_WINS for s in special):
+        raise ScoringError("bad_context", f"context.special: expected a list drawn from {list(SPECIAL_WINS)}, "
+                           f"got {special!r}")
+    horses = raw.get("horses")
+    return WinContext(
+        win=win,
+        seat_wind=_seat(raw.get("seat_wind", "1z"), "context.seat_wind"),
+        prevalent_wind=_seat(raw.get("prevalent_wind", "1z"), "context.prevalent_wind"),
+        discarder=_optional_seat(raw.get("discarder"), "context.discarder"),
+        special=frozenset(special),
+        liable=_optional_seat(raw.get("liable"), "context.liable"),
+        kong_fed_by=_optional_seat(raw.get("kong_fed_by"), "context.kong_fed_by"),
+        ghosts=tuple(t.parse(raw.get("ghosts", ""), field="context.ghosts")),
+        horses=None if horses is None else tuple(t.parse(horses, field="context.horses")),
+        stake=parse_stake(raw.get("stake", {})),
+    )

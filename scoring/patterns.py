@@ -1,0 +1,246 @@
+"""Scoring patterns 番种: one small predicate each, registered with its Chinese and English name.
+
+A predicate sees a `Situation` (one arrangement of the hand plus the win context) and returns how many times
+the pattern applies (0: not at all; most patterns are 0 or 1, 三元 counts each dragon pung). Which patterns a
+rule set scores, and for how much, is data in scoring/rulesets/*.toml. `excludes` is precedence as data: a
+pattern that applies removes the ones it contains (混碰 contains 混一色 and 碰碰胡)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from scoring import tiles as t
+from scoring.decompose import Arrangement
+from scoring.hand import Hand, WinContext
+
+WIND_INDICES = frozenset(t.INDEX[c] for c in t.WINDS)
+DRAGON_INDICES = frozenset(t.INDEX[c] for c in t.DRAGONS)
+TERMINAL_INDICES = frozenset(t.INDEX[c] for c in t.TERMINALS)
+
+
+@dataclass(frozen=True)
+class Situation:
+    arrangement: Arrangement
+    hand: Hand
+    context: WinContext
+    options: Mapping
+    ghosts_held: int
+
+
+@dataclass(frozen=True)
+class Pattern:
+    id: str
+    zh: str
+    en: str
+    applies: Callable[[Situation], int]
+    excludes: tuple[str, ...] = ()
+
+
+PATTERNS: dict[str, Pattern] = {}
+
+
+def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = ()):
+    def register(predicate: Callable[[Situation], int]) -> Callable[[Situation], int]:
+        PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes)
+        return predicate
+    return register
+
+
+# ---- shared facts about an arrangement ----------------------------------------------------------------------
+
+def _suits(counts: tuple[int, ...]) -> int:
+    return sum(1 for s in range(3) if any(counts[s * 9:s * 9 + 9]))
+
+
+def _has_honours(counts: tuple[int, ...]) -> bool:
+    return any(counts[27:])
+
+
+def _standard(s: Situation) -> bool:
+    return s.arrangement.shape == "standard"
+
+
+def _pungs_of(s: Situation, indices: frozenset[int]) -> int:
+    return sum(1 for g in s.arrangement.sets if g.kind != "chow" and g.first in indices)
+
+
+def _pair_in(s: Situation, indices: frozenset[int]) -> bool:
+    return any(g.first in indices for g in s.arrangement.pairs)
+
+
+def _held(s: Situation) -> list[int]:
+    return [i for i, n in enumerate(s.arrangement.counts) if n]
+
+
+# ---- hand types -------------------------------------------------------------------------------------------------
+
+@pattern("chicken", "鸡胡", "Chicken hand")
+def chicken(s: Situation) -> int:
+    """鸡胡 任何和牌 / Chicken hand: any winning hand."""
+    return 1
+
+
+@pattern("all_chows", "平胡", "All chows", excludes=("chicken",))
+def all_chows(s: Situation) -> int:
+    """平胡 四组顺子 / All chows: every set is a chow (option: the pair must be suited)."""
+    if not _standard(s) or any(g.kind != "chow" for g in s.arrangement.sets):
+        return 0
+    return int(not s.options["all_chows_suited_pair"] or not _pair_in(s, WIND_INDICES | DRAGON_INDICES))
+
+
+@pattern("all_pungs", "碰碰胡", "All pungs", excludes=("chicken",))
+def all_pungs(s: Situation) -> int:
+    """碰碰胡 四组刻子或杠 / All pungs: every set is a pung or kong."""
+    return int(_standard(s) and all(g.kind != "chow" for g in s.arrangement.sets))
+
+
+@pattern("half_flush", "混一色", "Half flush", excludes=("chicken",))
+def half_flush(s: Situation) -> int:
+    """混一色 一种花色加字牌 / Half flush: one suit plus honours, both present."""
+    return int(_suits(s.arrangement.counts) == 1 and _has_honours(s.arrangement.counts))
+
+
+@pattern("full_flush", "清一色", "Full flush", excludes=("chicken",))
+def full_flush(s: Situation) -> int:
+    """清一色 只有一种花色 / Full flush: one suit only, no honours."""
+    return int(_suits(s.arrangement.counts) == 1 and not _has_honours(s.arrangement.counts))
+
+
+@pattern("mixed_pungs", "混碰", "Half-flush pungs", excludes=("chicken", "half_flush", "all_pungs"))
+def mixed_pungs(s: Situation) -> int:
+    """混碰 混一色加碰碰胡 / Half-flush pungs: half flush and all pungs."""
+    return half_flush(s) * all_pungs(s)
+
+
+@pattern("pure_pungs", "清碰", "Full-flush pungs", excludes=("chicken", "full_flush", "all_pungs"))
+def pure_pungs(s: Situation) -> int:
+    """清碰 清一色加碰碰胡 / Full-flush pungs: full flush and all pungs."""
+    return full_flush(s) * all_pungs(s)
+
+
+@pattern("mixed_terminals", "混幺九", "Terminals and honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
+def mixed_terminals(s: Situation) -> int:
+    """混幺九 只有幺九牌和字牌 / Terminals and honours: only 1s, 9s and honours, both present."""
+    held = _held(s)
+    return int(all(i in TERMINAL_INDICES or i >= 27 for i in held)
+               and any(i >= 27 for i in held) and any(i < 27 for i in held))
+
+
+@pattern("little_dragons", "小三元", "Little three dragons", excludes=("chicken",))
+def little_dragons(s: Situation) -> int:
+    """小三元 两副三元刻子加三元将 / Little three dragons: two dragon pungs and a dragon pair."""
+    return int(_standard(s) and _pungs_of(s, DRAGON_INDICES) == 2 and _pair_in(s, DRAGON_INDICES))
+
+
+@pattern("little_winds", "小四喜", "Little four winds", excludes=("chicken",))
+def little_winds(s: Situation) -> int:
+    """小四喜 三副风刻加风将 / Little four winds: three wind pungs and a wind pair."""
+    return int(_standard(s) and _pungs_of(s, WIND_INDICES) == 3 and _pair_in(s, WIND_INDICES))
+
+
+@pattern("all_honours", "字一色", "All honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
+def all_honours(s: Situation) -> int:
+    """字一色 全是字牌 / All honours: honour tiles only."""
+    return int(all(i >= 27 for i in _held(s)))
+
+
+@pattern("all_terminals", "清幺九", "All terminals", excludes=("chicken", "all_pungs", "pure_pungs"))
+def all_terminals(s: Situation) -> int:
+    """清幺九 全是一九 / All terminals: 1s and 9s only."""
+    return int(all(i in TERMINAL_INDICES for i in _held(s)))
+
+
+@pattern("big_dragons", "大三元", "Big three dragons", excludes=("chicken",))
+def big_dragons(s: Situation) -> int:
+    """大三元 三副三元刻子 / Big three dragons: pungs of all three dragons."""
+    return int(_pungs_of(s, DRAGON_INDICES) == 3)
+
+
+@pattern("big_winds", "大四喜", "Big four winds", excludes=("chicken", "all_pungs", "mixed_pungs"))
+def big_winds(s: Situation) -> int:
+    """大四喜 四副风刻 / Big four winds: pungs of all four winds."""
+    return int(_pungs_of(s, WIND_INDICES) == 4)
+
+
+@pattern("nine_gates", "九莲宝灯", "Nine gates", excludes=("chicken", "full_flush"))
+def nine_gates(s: Situation) -> int:
+    """九莲宝灯 门清一一一二三四五六七八九九九加同花色一张 / Nine gates: concealed 1112345678999 plus one tile."""
+    counts = s.arrangement.counts
+    if s.hand.melds or _has_honours(counts) or _suits(counts) != 1:
+        return 0
+    suit_start = next(i for i in range(0, 27, 9) if any(counts[i:i + 9]))
+    run = counts[suit_start:suit_start + 9]
+    base = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+    return int(all(have >= need for have, need in zip(run, base, strict=True)))
+
+
+@pattern("thirteen_orphans", "十三幺", "Thirteen orphans", excludes=("chicken", "mixed_terminals"))
+def thirteen_orphans(s: Situation) -> int:
+    """十三幺 一九万筒索加七种字牌其一成对 / Thirteen orphans: every terminal and honour, one of them paired."""
+    return int(s.arrangement.shape == "thirteen_orphans")
+
+
+@pattern("seven_pairs", "七对", "Seven pairs", excludes=("chicken",))
+def seven_pairs(s: Situation) -> int:
+    """七对 七个对子 / Seven pairs: seven pairs."""
+    return int(s.arrangement.shape == "seven_pairs")
+
+
+# ---- extras 附加 and bonuses -------------------------------------------------------------------------------
+
+@pattern("self_draw", "自摸", "Self-draw")
+def self_draw(s: Situation) -> int:
+    """自摸 自己摸到和牌（抢杠亦算） / Self-draw: the winner drew the winning tile (robbing a kong counts)."""
+    return int(s.context.self_drawn)
+
+
+@pattern("seat_wind", "门风", "Seat wind")
+def seat_wind(s: Situation) -> int:
+    """门风 本家风刻 / Seat wind: a pung or kong of the winner's seat wind."""
+    return _pungs_of(s, frozenset({t.INDEX[s.context.seat_wind]}))
+
+
+@pattern("prevalent_wind", "圈风", "Prevalent wind")
+def prevalent_wind(s: Situation) -> int:
+    """圈风 圈风刻 / Prevalent wind: a pung or kong of the round's wind."""
+    return _pungs_of(s, frozenset({t.INDEX[s.context.prevalent_wind]}))
+
+
+@pattern("dragon_pung", "三元牌", "Dragon pung")
+def dragon_pung(s: Situation) -> int:
+    """三元牌 每副中发白刻 / Dragon pung: each pung or kong of a dragon."""
+    return _pungs_of(s, DRAGON_INDICES)
+
+
+@pattern("no_ghost", "无鬼", "No ghost")
+def no_ghost(s: Situation) -> int:
+    """无鬼 有鬼牌而手中无鬼 / No ghost: ghosts are in play and the winning hand holds none."""
+    return int(bool(s.context.ghosts) and s.ghosts_held == 0)
+
+
+@pattern("four_ghosts", "满鬼", "Four ghosts")
+def four_ghosts(s: Situation) -> int:
+    """满鬼 手握四只鬼牌 / Four ghosts: holding four ghost tiles is an instant win."""
+    return int(s.ghosts_held >= 4)
+
+
+# ---- special wins (context) --------------------------------------------------------------------------------
+
+def _special_win(pid: str, zh: str, en: str, doc: str) -> None:
+    def applies(s: Situation) -> int:
+        return int(pid in s.context.special)
+    applies.__doc__ = doc
+    pattern(pid, zh, en)(applies)
+
+
+for _pid, _zh, _en, _doc in (
+    ("kong_replacement", "杠上开花", "Win on a kong replacement", "杠上开花 杠后补牌和 / Win on a kong's replacement."),
+    ("last_tile", "海底捞月", "Win on the last tile", "海底捞月 摸最后一张牌和 / Win on the wall's last tile."),
+    ("robbing_kong", "抢杠", "Robbing the kong", "抢杠 抢他人补杠之牌和 / Win on the tile of another's added kong."),
+    ("multi_win", "一炮三响", "One of several winners", "一炮三响 一张牌多家和 / One discard, several winners."),
+    ("heavenly", "天和", "Heavenly hand", "天和 庄家起手和 / The dealer wins on the deal."),
+    ("earthly", "地和", "Earthly hand", "地和 闲家第一摸自摸 / A non-dealer self-draws on the first draw."),
+    ("human", "人和", "Human hand", "人和 闲家和庄家第一张打牌 / A non-dealer wins on the dealer's first discard."),
+):
+    _special_win(_pid, _zh, _en, _doc)

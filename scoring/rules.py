@@ -1,0 +1,158 @@
+"""Rule sets as validated data: `scoring/rulesets/*.toml`, with per-request option overrides.
+
+A rule set file has `name`, `zh`, `en`, `points` ("doubling": 2**fan, or "multiple": a multiple of the chicken
+stake), an `[options]` table, and value tables that name scoring patterns (see scoring.patterns):
+- `hands`: within-cap hand types, additive; `extras`: added only with a within-cap type; both clamped to `cap`;
+- `specials`: beyond the cap, the single highest applies and it replaces hands and extras;
+- `bonuses`: added to whatever applies; `floors`: special wins, the total counts as at least this;
+- `fixed_points`: an instant win worth exactly these points; `kongs`: kong payments (see scoring.settle).
+Requests may override any option, and any value in those tables through `options.fans`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Any
+
+from scoring.errors import ScoringError
+from scoring.patterns import PATTERNS
+
+VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
+KONG_KINDS = ("concealed", "fed", "added")
+KONG_PAYERS = ("each", "discarder")
+POINTS_MODELS = ("doubling", "multiple")
+GHOST_MODES = {"none": 0, "white": 1, "flip": 1, "flip2": 2}  # mode -> number of ghost tiles named
+# Options whose value must come from a fixed set or range, beyond matching the default's type.
+CHOICES = {"ghosts": tuple(GHOST_MODES)}
+RANGES = {"cap": (-1, 64), "min_fan": (0, 64), "horses_with_ghost": (2, 20), "horses_without_ghost": (2, 20)}
+CAP_RELATIVE = re.compile(r"^cap(\+\d+)?$")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    zh: str
+    en: str
+    points: str
+    options: MappingProxyType
+    values: MappingProxyType  # table name -> {pattern id -> int}, cap-relative values resolved
+    kongs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+    def table(self, name: str) -> dict[str, int]:
+        return self.values.get(name, {})
+
+    @property
+    def cap(self) -> int | None:
+        return None if self.options["cap"] < 0 else self.options["cap"]
+
+    def describe(self) -> dict[str, Any]:
+        """Everything in force, for the score response and `fanshot rulesets`."""
+        return {
+            "name": self.name, "zh": self.zh, "en": self.en, "points": self.points,
+            "options": dict(self.options),
+            "fans": {table: dict(values) for table, values in self.values.items()},
+            "kongs": {kind: dict(payers) for kind, payers in self.kongs.items()},
+        }
+
+
+def ruleset_names() -> list[str]:
+    folder = resources.files("scoring") / "rulesets"
+    return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
+
+
+@cache
+def _raw(name: str) -> dict[str, Any]:
+    if name not in ruleset_names():
+        raise ScoringError("unknown_ruleset", f"unknown rule set {name!r}; choose one of {ruleset_names()}")
+    text = (resources.files("scoring") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    _check_file(name, raw)
+    return raw
+
+
+def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
+    """The rule set `name` with request option overrides applied and validated."""
+    if not isinstance(name, str):
+        raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
+    raw = _raw(name)
+    overrides = dict(overrides or {})
+    if not isinstance(overrides, dict):
+        raise ScoringError("bad_option", "options: expected an object")
+    fan_overrides = overrides.pop("fans", {})
+    options = {**raw["options"], **_checked_options(raw["options"], overrides)}
+    tables = {table: dict(raw.get(table, {})) for table in VALUE_TABLES if table in raw}
+    _apply_fan_overrides(tables, fan_overrides)
+    cap = options["cap"]
+    values = {table: MappingProxyType({pid: _resolve(v, cap, f"{table}.{pid}") for pid, v in entries.items()})
+              for table, entries in tables.items()}
+    kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}
+    return Ruleset(name=raw["name"], zh=raw["zh"], en=raw["en"], points=raw["points"],
+                   options=MappingProxyType(options), values=MappingProxyType(values),
+                   kongs=MappingProxyType(kongs))
+
+
+def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    for key, value in overrides.items():
+        if key not in defaults:
+            raise ScoringError("unknown_option", f"options.{key}: not an option of this rule set; "
+                               f"known: {sorted(defaults) + ['fans']}")
+        _check_option_value(key, value, defaults[key])
+    return overrides
+
+
+def _check_option_value(key: str, value: Any, default: Any) -> None:
+    # bool is an int subclass: compare exact types so `true` never passes for a number.
+    if type(value) is not type(default):
+        raise ScoringError("bad_option", f"options.{key}: expected {type(default).__name__}, got {value!r}")
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ScoringError("bad_option", f"options.{key}: {value!r} is not one of {list(CHOICES[key])}")
+    if key in RANGES and not RANGES[key][0] <= value <= RANGES[key][1]:
+        low, high = RANGES[key]
+        raise ScoringError("bad_option", f"options.{key}: {value} is outside {low}..{high}")
+
+
+def _apply_fan_overrides(tables: dict[str, dict[str, Any]], overrides: Any) -> None:
+    if not isinstance(overrides, dict):
+        raise ScoringError("bad_option", "options.fans: expected an object of pattern id -> value")
+    for pid, value in overrides.items():
+        homes = [table for table, entries in tables.items() if pid in entries]
+        if not homes:
+            known = sorted(pid for entries in tables.values() for pid in entries)
+            raise ScoringError("unknown_option", f"options.fans.{pid}: this rule set does not score it; "
+                               f"known: {known}")
+        if not (type(value) is int and value >= 0) and not (isinstance(value, str) and CAP_RELATIVE.match(value)):
+            raise ScoringError("bad_option", f"options.fans.{pid}: expected a whole number >= 0 or "
+                               f"'cap'/'cap+N', got {value!r}")
+        for table in homes:
+            tables[table][pid] = value
+
+
+def _resolve(value: int | str, cap: int, where: str) -> int:
+    if isinstance(value, int):
+        return value
+    if cap < 0:
+        raise ScoringError("bad_option", f"{where}: {value!r} needs a cap, but this rule set has none")
+    return cap + int(value[4:] or 0)
+
+
+def _check_file(name: str, raw: dict[str, Any]) -> None:
+    """A malformed rule set file is a programming error: fail loudly, naming the key."""
+    known = {"name", "zh", "en", "points", "options", "kongs", *VALUE_TABLES}
+    problems = [f"unknown key {key!r}" for key in raw if key not in known]
+    problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
+    if raw.get("name") != name:
+        problems.append(f"name {raw.get('name')!r} differs from the file name")
+    if raw.get("points") not in POINTS_MODELS:
+        problems.append(f"points must be one of {POINTS_MODELS}")
+    for table in VALUE_TABLES:
+        problems += [f"{table}.{pid}: unknown pattern" for pid in raw.get(table, {}) if pid not in PATTERNS]
+    for kind, payers in raw.get("kongs", {}).items():
+        if kind not in KONG_KINDS or set(payers) - set(KONG_PAYERS):
+            problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
+    if problems:
+        raise ValueError(f"rule set file {name}.toml: " + "; ".join(problems))

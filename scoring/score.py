@@ -1,0 +1,107 @@
+"""Score a request: parse, validate, find every arrangement, take the best, settle the payments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring import rules
+from scoring import tiles as t
+from scoring.decompose import Arrangement, arrangements
+from scoring.errors import ScoringError
+from scoring.evaluate import Evaluation, evaluate
+from scoring.hand import Hand, WinContext, parse_context, parse_hand
+from scoring.patterns import PATTERNS, Situation
+from scoring.settle import settle, tidy
+from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
+
+REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
+
+
+def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
+    if not isinstance(request, dict):
+        raise ScoringError("bad_request", "the score request must be a JSON object")
+    unknown = sorted(set(request) - set(REQUEST_FIELDS))
+    if unknown:
+        raise ScoringError("bad_request", f"unknown field(s) {unknown}; allowed: {list(REQUEST_FIELDS)}")
+    if "hand" not in request:
+        raise ScoringError("bad_request", "hand: required")
+    ruleset = rules.load(request.get("ruleset", "jipinghu"), request.get("options"))
+    return ruleset, parse_hand(request["hand"]), parse_context(request.get("context", {}))
+
+
+def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> list[Arrangement]:
+    """Every arrangement of the hand, in a canonical order (the tie-break: the first best one wins)."""
+    real = [code for code in hand.concealed if code not in ghosts]
+    held = len(hand.concealed) - len(real)
+    options = ruleset.options
+    found = arrangements(t.counts(real), held, hand.melds, seven_pairs=options["seven_pairs"],
+                         seven_pairs_quads=options["seven_pairs_quads"])
+    if held >= 4 and "four_ghosts" in ruleset.table("fixed_points"):
+        counts = t.counts(real + [code for m in hand.melds for code in m.tiles])
+        found.append(Arrangement("four_ghosts", (), tuple(counts)))
+    return sorted(found, key=lambda a: (a.shape, a.groups))
+
+
+def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
+         ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
+    held = sum(1 for code in hand.concealed if code in ghosts)
+    found = candidates(ruleset, hand, ghosts)
+    if not found:
+        raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
+                           f"no winning shape under {ruleset.name}")
+    scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, held), len(hand.flowers)))
+              for a in found]
+    return max(scored, key=lambda pair: pair[1].rank)
+
+
+def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
+    scored = {pid for table in ruleset.values.values() for pid in table}
+    return [f"{name} ({PATTERNS[name].zh}) has no value in rule set {ruleset.name}"
+            for name in sorted(context.special) if name not in scored and name != "robbing_kong"]
+
+
+def score(request: Any) -> dict[str, Any]:
+    """The score response for a score request (DESIGN.md); raises ScoringError for any invalid input."""
+    ruleset, hand, context = parse_request(request)
+    ghosts = ghost_tiles(ruleset, context)
+    check_tiles(ruleset, hand, context)
+    check_melds(ruleset, hand, context)
+    check_context(ruleset, hand, context)
+    arrangement, evaluation = best(ruleset, hand, context, ghosts)
+    min_fan = ruleset.options["min_fan"]
+    if ruleset.points == "doubling" and not evaluation.limit and evaluation.fan_total < min_fan:
+        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
+                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+    horses_expected = _expected_horses(ruleset, hand, ghosts)
+    if context.horses is not None and len(context.horses) != horses_expected:
+        raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
+                           f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
+    patterns = {item.id for item in evaluation.items}
+    settlement = settle(ruleset, hand, context, evaluation.points, patterns)
+    return {
+        "ruleset": ruleset.name,
+        "ruleset_names": {"zh": ruleset.zh, "en": ruleset.en},
+        "options": dict(ruleset.options),
+        "fan_values": {table: dict(values) for table, values in ruleset.values.items()},
+        "fans": [item.as_dict() for item in evaluation.items],
+        "fan_total": evaluation.fan_total,
+        "capped": evaluation.capped,
+        "limit": evaluation.limit,
+        "points": tidy(evaluation.points),
+        "per_payer": settlement.per_payer,
+        "payments": settlement.payments,
+        "fees": settlement.fees,
+        "kong_payments": settlement.kong_payments,
+        "liable": settlement.liable,
+        "horses": None if context.horses is None else {"tiles": t.to_string(context.horses),
+                                                        "hits": settlement.horse_hits},
+        "decomposition": arrangement.describe(),
+        "warnings": _warnings(ruleset, context),
+    }
+
+
+def _expected_horses(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> int | None:
+    if not ruleset.options["horses"]:
+        return None
+    holds_ghost = any(code in ghosts for code in hand.concealed)
+    return ruleset.options["horses_with_ghost" if holds_ghost else "horses_without_ghost"]

@@ -1,0 +1,130 @@
+"""Checks that need the hand, the context and the rule set together: each refusal is a ScoringError."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from scoring import tiles as t
+from scoring.errors import ScoringError
+from scoring.hand import Hand, WinContext
+from scoring.rules import GHOST_MODES, Ruleset
+
+HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
+
+
+def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
+    """The ghost tiles in force: named by the context, or 白 for the `white` mode."""
+    mode = ruleset.options["ghosts"]
+    if mode == "none":
+        if context.ghosts:
+            raise ScoringError("not_allowed", f"context.ghosts: rule set {ruleset.name} plays without ghosts "
+                               "(options.ghosts is 'none')")
+        return ()
+    ghosts = context.ghosts or (("5z",) if mode == "white" else ())
+    if mode == "white" and ghosts != ("5z",):
+        raise ScoringError("bad_context", "context.ghosts: in 'white' mode the ghost is 5z (白板)")
+    if len(set(ghosts)) != GHOST_MODES[mode]:
+        raise ScoringError("bad_context", f"context.ghosts: '{mode}' mode names {GHOST_MODES[mode]} distinct ghost "
+                           f"tile(s), got {t.to_string(ghosts) or 'none'}")
+    return ghosts
+
+
+def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    size = len(hand.concealed) + 3 * len(hand.melds)
+    if size > HAND_SIZE:
+        raise ScoringError("too_many_tiles", f"大相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
+                           f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)")
+    if size < HAND_SIZE:
+        raise ScoringError("too_few_tiles", f"小相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
+                           f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)")
+    seen = hand.all_tiles() + list(context.horses or ())
+    extra = t.over_four(seen)
+    if extra:
+        raise ScoringError("too_many_copies", f"more than four copies of {', '.join(extra)} across the hand"
+                           + (" and horses" if context.horses else ""))
+    doubled = [code for code, n in Counter(hand.flowers).items() if n > 1]
+    if doubled:
+        raise ScoringError("too_many_copies", f"hand.flowers: each flower exists once; {', '.join(doubled)} repeats")
+    if hand.flowers and not ruleset.options["flowers"]:
+        raise ScoringError("not_allowed", f"hand.flowers: rule set {ruleset.name} plays without flowers")
+    if hand.winning_tile and hand.winning_tile not in hand.concealed:
+        raise ScoringError("winning_tile_missing", f"hand.winning_tile {hand.winning_tile} is not among the "
+                           "standing tiles (hand.concealed must include the winning tile)")
+
+
+def check_melds(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    winner = context.seat_wind
+    previous = t.SEATS[(t.SEATS.index(winner) - 1) % 4]
+    for i, meld in enumerate(hand.melds):
+        where = f"hand.melds[{i}]"
+        if meld.kind == "chow" and not ruleset.options["chow"]:
+            raise ScoringError("not_allowed", f"{where}: rule set {ruleset.name} allows no chow (pung and kong only)")
+        if meld.fed_by == winner:
+            raise ScoringError("bad_meld", f"{where}.fed_by: {winner} is the winner's own seat")
+        if meld.kind == "chow" and meld.fed_by not in (None, previous):
+            raise ScoringError("bad_meld", f"{where}.fed_by: a chow is claimed only from the previous player "
+                               f"({previous}), not {meld.fed_by}")
+
+
+def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    winner, special = context.seat_wind, context.special
+    robbing = "robbing_kong" in special
+    if context.win == "discard":
+        if context.discarder is None:
+            raise ScoringError("bad_context", "context.discarder: a discard win names the discarder's seat")
+        if context.discarder == winner:
+            raise ScoringError("bad_context", f"context.discarder: {winner} is the winner's own seat")
+        if not ruleset.options["discard_win"] and not robbing:
+            raise ScoringError("not_allowed", f"context.win: rule set {ruleset.name} allows self-draw wins only "
+                               "(robbing a kong counts as self-draw)")
+    elif context.discarder is not None:
+        raise ScoringError("bad_context", "context.discarder: a self-draw has no discarder")
+    if robbing and context.win != "discard":
+        raise ScoringError("bad_context", "抢杠 robbing_kong: the tile comes from another player's added kong; "
+                           "set win 'discard' with that player as discarder, not a self-draw")
+    _check_kong_replacement(hand, context)
+    for name, wins in (("last_tile", "self_draw"), ("multi_win", "discard")):
+        if name in special and context.win != wins:
+            raise ScoringError("bad_context", f"{name}: only with win '{wins}'")
+    _check_first_turn_wins(hand, context)
+    if context.liable == winner:
+        raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
+    if context.liable and robbing and context.liable != context.discarder:
+        raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
+    if context.horses is not None and not ruleset.options["horses"]:
+        raise ScoringError("not_allowed", f"context.horses: rule set {ruleset.name} plays without horses")
+
+
+def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
+    kongs = [m for m in hand.melds if m.kind == "kong"]
+    if "kong_replacement" in context.special:
+        if not kongs:
+            raise ScoringError("bad_context", "杠上开花 kong_replacement: the hand has no kong")
+        if context.win != "self_draw":
+            raise ScoringError("bad_context", "杠上开花 kong_replacement: the replacement tile is self-drawn")
+    if context.kong_fed_by is None:
+        return
+    if "kong_replacement" not in context.special:
+        raise ScoringError("bad_context", "context.kong_fed_by: only for a kong_replacement win")
+    fed = [m for m in kongs if not m.concealed and not m.added]
+    if not fed or all(m.fed_by not in (None, context.kong_fed_by) for m in fed):
+        raise ScoringError("bad_context", f"context.kong_fed_by: no exposed kong claimed from "
+                           f"{context.kong_fed_by}'s discard (点杠) in the melds")
+    if context.kong_fed_by == context.seat_wind:
+        raise ScoringError("bad_context", "context.kong_fed_by: the winner's own seat")
+
+
+def _check_first_turn_wins(hand: Hand, context: WinContext) -> None:
+    rules = {
+        "heavenly": (context.is_dealer, "self_draw", "天和 heavenly: only the dealer (1z), by self-draw"),
+        "earthly": (not context.is_dealer, "self_draw", "地和 earthly: only a non-dealer, by self-draw"),
+        "human": (not context.is_dealer and context.discarder in (None, "1z"), "discard",
+                  "人和 human: only a non-dealer, on the dealer's (1z) discard"),
+    }
+    for name, (seat_ok, win, message) in rules.items():
+        if name not in context.special:
+            continue
+        if not seat_ok or context.win != win:
+            raise ScoringError("bad_context", message)
+        if hand.melds:
+            raise ScoringError("bad_context", f"{name}: a first-turn win has no melds")
