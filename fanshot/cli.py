@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 
 # Packages whose `cli` module registers subcommands. A package missing its optional dependencies
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `fanshot ... | head` ends quietly, like other tools
     args = build_parser().parse_args(argv)
     return args.run(args)
 

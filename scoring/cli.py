@@ -1,0 +1,171 @@
+"""`fanshot score` and `fanshot rulesets`: thin shells over scoring.score and the rule-set loader."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoring import ruleset_details, ruleset_summaries, score
+from scoring.errors import ScoringError
+from scoring.hand import SPECIAL_WINS
+from scoring.tiles import parse
+
+# A meld in hand notation: [555s] exposed, [7777z@3z] claimed from 3z, [2222s+] added kong, (1111p) concealed kong.
+MELD_NOTATION = re.compile(r"\[(?P<open>[^\]@+]+)(?P<added>\+)?(?:@(?P<fed>\w+))?\]|\((?P<closed>[^)]+)\)")
+HAND_HELP = ("tiles in compact notation, standing tiles first (winning tile included), then melds: "
+             "[555s] exposed pung or chow, [7777z@3z] exposed kong claimed from 3z, [2222s+] added kong, "
+             "(1111p) concealed kong")
+
+
+def hand_from_notation(text: str) -> dict[str, Any]:
+    """A score-request `hand` from `123m456p11z [555s] (1111p)`; meld kinds follow from their tiles."""
+    melds = []
+    for match in MELD_NOTATION.finditer(text):
+        tiles = (match["open"] or match["closed"]).strip()
+        codes = parse(tiles, field=f"meld {match[0]}")
+        kind = "kong" if len(codes) == 4 else "pung" if len(set(codes)) == 1 else "chow"
+        meld: dict[str, Any] = {"kind": kind, "tiles": tiles}
+        if match["closed"]:
+            meld["concealed"] = True
+        if match["added"]:
+            meld["added"] = True
+        if match["fed"]:
+            meld["fed_by"] = match["fed"]
+        melds.append(meld)
+    concealed = MELD_NOTATION.sub(" ", text)
+    if re.search(r"[\[\]()]", concealed):
+        raise ScoringError("bad_meld", f"unbalanced brackets in {text!r}; " + HAND_HELP)
+    return {"concealed": concealed.strip(), "melds": melds}
+
+
+def request_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    hand = hand_from_notation(args.hand)
+    for key in ("flowers", "winning_tile"):
+        if getattr(args, key):
+            hand[key] = getattr(args, key)
+    context: dict[str, Any] = {"win": args.win.replace("-", "_"), "seat_wind": args.seat,
+                               "prevalent_wind": args.prevalent, "special": args.special or []}
+    for key in ("discarder", "liable", "kong_fed_by", "ghosts", "horses"):
+        if getattr(args, key) is not None:
+            context[key] = getattr(args, key)
+    context["stake"] = {"unit": args.unit, "fee": args.fee}
+    return {"ruleset": args.ruleset, "options": _options(args.option or []), "hand": hand, "context": context}
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise ScoringError("bad_option", f"--option {pair!r}: expected key=value")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw  # a bare word such as ghosts=white
+        target = options
+        *parents, leaf = key.split(".")  # fans.all_chows=2 sets options["fans"]["all_chows"]
+        for parent in parents:
+            target = target.setdefault(parent, {})
+        target[leaf] = value
+    return options
+
+
+def render_table(response: dict[str, Any]) -> str:
+    names = response["ruleset_names"]
+    lines = [f"{response['ruleset']} {names['zh']} — {names['en']}", ""]
+    width = max(len(item["en"]) for item in response["fans"])
+    for item in response["fans"]:
+        lines.append(f"  {item['zh']:<6}\u3000{item['en']:<{width}}  {item['fan']:>3}  ({item['kind']})")
+    flags = [flag for flag in ("capped", "limit") if response[flag]]
+    lines += ["", f"  fan total {response['fan_total']}" + (f" ({', '.join(flags)})" if flags else ""),
+              f"  points    {response['points']} per paying player",
+              "  payments  " + "  ".join(f"{seat} {amount:+g}" for seat, amount in response["payments"].items())]
+    if response["liable"]:
+        lines.append(f"  liable    {response['liable']} pays for all three (包)")
+    lines += [f"  warning   {w}" for w in response["warnings"]]
+    return "\n".join(lines)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    try:
+        if args.json:
+            request = _read_json(args.hand)
+        else:
+            if not args.hand:
+                raise ScoringError("bad_request", "give a hand, e.g. fanshot score \"123m456p789s11z [555s]\"; "
+                                   + HAND_HELP)
+            request = request_from_args(args)
+        response = score(request)
+    except ScoringError as error:
+        if args.json:
+            print(json.dumps({"errors": [error.as_dict()]}, ensure_ascii=False))
+        else:
+            print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else render_table(response))
+    return 0
+
+
+def _read_json(path: str | None) -> Any:
+    try:
+        text = sys.stdin.read() if path in (None, "-") else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ScoringError("bad_request", f"cannot read {path}: {error.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ScoringError("bad_request", f"not valid JSON: {error.msg} at line {error.lineno} "
+                           f"column {error.colno}") from None
+
+
+def run_rulesets(args: argparse.Namespace) -> int:
+    if args.name:
+        try:
+            details = ruleset_details(args.name)
+        except ScoringError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(json.dumps(details, ensure_ascii=False, indent=2))
+        return 0
+    summaries = ruleset_summaries()
+    if args.json:
+        print(json.dumps(summaries, ensure_ascii=False, indent=2))
+        return 0
+    for summary in summaries:
+        print(f"{summary['name']:<10} {summary['zh']}  {summary['en']}")
+        print("    " + ", ".join(f"{key}={json.dumps(value)}" for key, value in summary["options"].items()))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("score", help="score a winning hand",
+                                   description="Score a hand: --json reads a score request (DESIGN.md) from FILE "
+                                   "or stdin; otherwise give the hand in notation with flags.")
+    parser.add_argument("hand", nargs="?", help="with --json: a request file (default stdin); else " + HAND_HELP)
+    parser.add_argument("--json", action="store_true", help="read a JSON request, print the JSON response")
+    parser.add_argument("--ruleset", default="jipinghu")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE",
+                        help="rule-set option override, repeatable (fans.ID=N sets a pattern's value)")
+    parser.add_argument("--win", choices=("self-draw", "discard"), default="self-draw")
+    parser.add_argument("--seat", default="1z", help="winner's seat wind (1z = dealer)")
+    parser.add_argument("--prevalent", default="1z", help="prevalent (round) wind")
+    parser.add_argument("--discarder", help="seat of the discarder, for a discard win")
+    parser.add_argument("--special", action="append", choices=SPECIAL_WINS, help="special win, repeatable")
+    parser.add_argument("--liable", help="seat liable under a 包 rule")
+    parser.add_argument("--kong-fed-by", help="discarder of the kong before a kong-replacement win")
+    parser.add_argument("--flowers", help="flowers, e.g. 15f")
+    parser.add_argument("--winning-tile")
+    parser.add_argument("--ghosts", help="ghost tile(s), tuidaohu")
+    parser.add_argument("--horses", help="horse tiles drawn, e.g. 15m2z")
+    parser.add_argument("--unit", type=float, default=1, help="stake amount per point")
+    parser.add_argument("--fee", type=float, default=0, help="fee charged to every seat")
+    parser.set_defaults(run=run_score)
+
+    listing = subparsers.add_parser("rulesets", help="list rule sets and their options")
+    listing.add_argument("name", nargs="?", help="show everything one rule set scores")
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(run=run_rulesets)
