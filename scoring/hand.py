@@ -4,6 +4,7 @@ The rule set's options are kept apart (scoring.rules); checks that need them liv
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,7 +168,7 @@ def parse_stake(raw: Any) -> Stake:
     fields = ("unit", "fee", "flower", "kong", "chicken")
     _only_keys(raw, fields, "context.stake")
     for key, value in raw.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != value:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
             raise ScoringError("bad_context", f"context.stake.{key}: expected a number >= 0, got {value!r}")
     return Stake(**raw)
 

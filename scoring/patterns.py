@@ -25,6 +25,7 @@ class Situation:
     hand: Hand
     context: WinContext
     options: Mapping
+    ghosts: tuple[str, ...]  # ghost tiles in force (resolved from the rule set's mode and the context)
     ghosts_held: int
 
 
@@ -216,7 +217,7 @@ def dragon_pung(s: Situation) -> int:
 @pattern("no_ghost", "无鬼", "No ghost")
 def no_ghost(s: Situation) -> int:
     """无鬼 有鬼牌而手中无鬼 / No ghost: ghosts are in play and the winning hand holds none."""
-    return int(bool(s.context.ghosts) and s.ghosts_held == 0)
+    return int(bool(s.ghosts) and s.ghosts_held == 0)
 
 
 @pattern("four_ghosts", "满鬼", "Four ghosts")

@@ -80,9 +80,9 @@ def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     if not isinstance(name, str):
         raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
     raw = _raw(name)
-    overrides = dict(overrides or {})
-    if not isinstance(overrides, dict):
+    if not isinstance(overrides, dict | None):
         raise ScoringError("bad_option", "options: expected an object")
+    overrides = dict(overrides or {})
     fan_overrides = overrides.pop("fans", {})
     options = {**raw["options"], **_checked_options(raw["options"], overrides)}
     tables = {table: dict(raw.get(table, {})) for table in VALUE_TABLES if table in raw}

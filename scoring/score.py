@@ -49,7 +49,7 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     if not found:
         raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
                            f"no winning shape under {ruleset.name}")
-    scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, held), len(hand.flowers)))
+    scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held), len(hand.flowers)))
               for a in found]
     return max(scored, key=lambda pair: pair[1].rank)
 

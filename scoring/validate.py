@@ -61,6 +61,10 @@ def check_melds(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
             raise ScoringError("not_allowed", f"{where}: rule set {ruleset.name} allows no chow (pung and kong only)")
         if meld.fed_by == winner:
             raise ScoringError("bad_meld", f"{where}.fed_by: {winner} is the winner's own seat")
+        paid_by_feeder = "discarder" in ruleset.kongs.get("fed", {})
+        if paid_by_feeder and meld.kind == "kong" and not (meld.concealed or meld.added) and meld.fed_by is None:
+            raise ScoringError("bad_meld", f"{where}.fed_by: under {ruleset.name} the discarder pays for an exposed "
+                               "kong (点杠); name their seat")
         if meld.kind == "chow" and meld.fed_by not in (None, previous):
             raise ScoringError("bad_meld", f"{where}.fed_by: a chow is claimed only from the previous player "
                                f"({previous}), not {meld.fed_by}")
