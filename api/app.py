@@ -1,0 +1,213 @@
+"""The HTTP API and web page (DESIGN.md). Routes are thin: parse, call a library function, shape the answer.
+Every error is `{"errors": [{"code", "message"}]}`; nothing internal ever reaches a client."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from fastapi import FastAPI, File, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from PIL import Image
+from starlette.exceptions import HTTPException
+
+import scoring
+from api.export import write_yolo_zip
+from api.limits import BodyLimit
+from api.models import (
+    Confirmation,
+    ErrorResponse,
+    Health,
+    Recognition,
+    RulesetSummary,
+    ScoreRequest,
+    ScoreResponse,
+    StoredConfirmation,
+)
+from api.store import Store
+from scoring.errors import ScoringError
+from scoring.tiles import parse
+from vision.image import PhotoError, load_photo
+
+MAX_BODY_BYTES = 20 * 1024 * 1024
+# The detector works at ≤ 640 px and the tile crops need ~80 px per tile; 1600 px keeps both and lets a
+# 12-megapixel JPEG decode at half size.
+RECOGNITION_MAX_SIDE = 1600
+STATIC = Path(__file__).parent / "static"
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP…, at most 20 MB")]
+Recognizer = Callable[[np.ndarray], dict[str, Any]]
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def errors(status: int, *items: dict[str, str]) -> JSONResponse:
+    return JSONResponse({"errors": list(items)}, status_code=status)
+
+
+def model_recognizer(image: np.ndarray) -> dict[str, Any]:
+    # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
+    from vision.recognize import recognize
+
+    return recognize(image)
+
+
+def media_type(photo: bytes) -> tuple[str, str]:
+    """MIME type and file suffix of a photo load_photo has accepted."""
+    image = Image.open(io.BytesIO(photo))
+    suffix = {"JPEG": ".jpg", "TIFF": ".tif"}.get(image.format or "", f".{(image.format or 'bin').lower()}")
+    return image.get_format_mimetype() or "application/octet-stream", suffix
+
+
+def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> None:
+    """Refuse boxes outside the photo and hand strings that are not tile notation (ScoringError bad_tile)."""
+    width, height = image["width"], image["height"]
+    for index, tile in enumerate(confirmation.tiles):
+        x1, y1, x2, y2 = tile.box
+        if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
+            raise ApiError(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
+                           f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
+    hand = confirmation.hand
+    parse(hand.concealed, field="hand.concealed")
+    parse(hand.winning_tile, field="hand.winning_tile")
+    parse(hand.flowers or "", field="hand.flowers", allow_flowers=True)
+    for index, meld in enumerate(hand.melds or []):
+        parse(meld.tiles, field=f"hand.melds[{index}].tiles")
+
+
+@contextmanager
+def scorer_refusals(*, unknown_ruleset: int = 422) -> Iterator[None]:
+    """The scorer's refusals as API errors: 422, or `unknown_ruleset` where the name is the resource asked for.
+    (ScoringError is a frozen dataclass, which Starlette's exception handlers cannot take: they reset the
+    exception's __traceback__.)"""
+    try:
+        yield
+    except ScoringError as error:
+        status = unknown_ruleset if error.code == "unknown_ruleset" else 422
+        raise ApiError(status, error.code, error.message) from None
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, error: ApiError) -> JSONResponse:
+        return errors(error.status, {"code": error.code, "message": error.message})
+
+    @app.exception_handler(PhotoError)
+    async def photo_error(_: Request, error: PhotoError) -> JSONResponse:
+        return errors(422, {"code": error.code, "message": error.message})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        return errors(422, *({"code": "bad_request", "message": describe(item)} for item in error.errors()))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
+        return errors(error.status_code, {"code": code, "message": str(error.detail)})
+
+    @app.exception_handler(Exception)
+    async def internal_error(_: Request, error: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=error)  # the details go to the server log only
+        return errors(500, {"code": "internal", "message": "internal error; the server log has the details"})
+
+
+def describe(item: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+    return f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid"))
+
+
+def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> FastAPI:
+    store = Store(data_dir)
+    app = FastAPI(title="Fanshot", version="0.1.0",
+                  description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
+                  responses={422: {"model": ErrorResponse}, 500: {"model": ErrorResponse}})
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def found(value: Any, what: str, recognition_id: str) -> Any:
+        if value is None:
+            raise ApiError(404, "not_found", f"no {what} with id {recognition_id!r}")
+        return value
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/healthz")
+    async def healthz() -> Health:
+        return Health(status="ok")
+
+    @app.post("/v1/recognitions", status_code=201, response_model=Recognition,
+              responses={413: {"model": ErrorResponse}, 503: {"model": ErrorResponse}})
+    def create_recognition(photo: PhotoUpload) -> JSONResponse:
+        data = photo.file.read()
+        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+        try:
+            result = recognize(pixels)
+        except (ModuleNotFoundError, FileNotFoundError) as missing:
+            log.error("recognizer unavailable: %s", missing)
+            raise ApiError(503, "model_unavailable", "the tile recognizer is not installed on this server") \
+                from missing
+        stored = store.add_recognition(result, data, *media_type(data))
+        return JSONResponse({**stored, "confirmation": None}, status_code=201,
+                            headers={"Location": f"/v1/recognitions/{stored['id']}"})
+
+    @app.get("/v1/recognitions/{recognition_id}", response_model=Recognition,
+             responses={404: {"model": ErrorResponse}})
+    def get_recognition(recognition_id: str) -> JSONResponse:
+        return JSONResponse(found(store.recognition(recognition_id), "recognition", recognition_id))
+
+    @app.get("/v1/recognitions/{recognition_id}/image", response_class=FileResponse,
+             responses={404: {"model": ErrorResponse}, 200: {"content": {"image/*": {}}}})
+    def get_image(recognition_id: str) -> FileResponse:
+        path, media = found(store.image(recognition_id), "recognition", recognition_id)
+        return FileResponse(path, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
+
+    @app.put("/v1/recognitions/{recognition_id}/confirmation", response_model_exclude_none=True,
+             responses={404: {"model": ErrorResponse}})
+    def confirm(recognition_id: str, confirmation: Confirmation) -> StoredConfirmation:
+        recognition = found(store.recognition(recognition_id), "recognition", recognition_id)
+        with scorer_refusals():
+            check_confirmation(confirmation, recognition["image"])
+        stored = store.confirm(recognition_id, confirmation.model_dump(exclude_none=True))
+        return StoredConfirmation.model_validate(found(stored, "recognition", recognition_id))
+
+    @app.post("/v1/score", response_model=ScoreResponse)
+    async def score(request: ScoreRequest) -> JSONResponse:
+        # Runs on the event loop: scoring is short pure-Python CPU work, so a thread hop would only add
+        # latency. JSONResponse skips re-validating the scorer's own answer.
+        with scorer_refusals():
+            return JSONResponse(scoring.score(request.as_scorer_input()))
+
+    @app.get("/v1/rulesets", response_model=list[RulesetSummary])
+    async def rulesets() -> JSONResponse:
+        return JSONResponse(scoring.ruleset_summaries())
+
+    @app.get("/v1/rulesets/{name}", responses={404: {"model": ErrorResponse}})
+    async def ruleset(name: str) -> dict[str, Any]:
+        with scorer_refusals(unknown_ruleset=404):
+            return scoring.ruleset_details(name)
+
+    @app.get("/v1/datasets/export", response_class=Response,
+             responses={200: {"content": {"application/zip": {}}, "description": "a YOLO dataset zip"}})
+    def export(format: Literal["yolo"] = "yolo") -> Response:  # noqa: A002 - the documented query name
+        buffer = io.BytesIO()
+        write_yolo_zip(store.examples(), buffer)
+        return Response(buffer.getvalue(), media_type="application/zip",
+                        headers={"Content-Disposition": 'attachment; filename="fanshot-yolo.zip"'})
+
+    return app

@@ -1,0 +1,152 @@
+"""The HTTP boundary's types (DESIGN.md). Shapes are checked here; tile notation, rule-set options and win
+contexts are checked by the scorer, so the API refuses exactly what `fanshot score --json` refuses."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.tiles import DETECTOR_CLASSES
+
+TileCode = Literal[DETECTOR_CLASSES]  # type: ignore[valid-type]  # the 43 detector classes, in order
+Number = int | float
+
+
+class Strict(BaseModel):
+    # A misspelt key must not be silently ignored: it would score a different hand than the user meant.
+    model_config = ConfigDict(extra="forbid")
+
+
+class ApiError(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    errors: list[ApiError]
+
+
+class Meld(Strict):
+    kind: Literal["chow", "pung", "kong"]
+    tiles: str = Field(description="compact notation, e.g. `789m`, `7777z`")
+    concealed: bool | None = Field(None, description="a concealed kong (暗杠)")
+    added: bool | None = Field(None, description="a kong added to one's own pung (补杠)")
+    fed_by: str | None = Field(None, description="seat whose discard made this exposed kong (点杠)")
+
+
+class Hand(Strict):
+    concealed: str = Field(description="standing tiles, winning tile included, e.g. `123m456p11z`")
+    melds: list[Meld] | None = None
+    flowers: str | None = Field(None, description="e.g. `15f`")
+    winning_tile: str
+
+
+class Stake(Strict):
+    unit: Number | None = Field(None, description="amount per point")
+    fee: Number | None = Field(None, description="fee charged to every seat")
+    flower: Number | None = Field(None, description="qianggang: stake per flower")
+    kong: Number | None = Field(None, description="qianggang: stake per kong")
+    chicken: Number | None = Field(None, description="qianggang: stake of a chicken hand")
+
+
+SpecialWin = Literal["kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human",
+                     "multi_win"]
+
+
+class Context(Strict):
+    win: Literal["self_draw", "discard"] | None = None
+    seat_wind: str | None = Field(None, description="the winner's seat; the dealer is always 1z")
+    prevalent_wind: str | None = None
+    discarder: str | None = Field(None, description="seat of the discarder, for a discard win")
+    special: list[SpecialWin] | None = None
+    liable: str | None = Field(None, description="seat liable under a 包 rule")
+    kong_fed_by: str | None = Field(None, description="for 杠上开花 on a kong made from a discard")
+    ghosts: str | None = Field(None, description="tuidaohu ghost tile(s)")
+    horses: str | None = Field(None, description="horse tiles drawn")
+    stake: Stake | None = None
+
+
+class ScoreRequest(Strict):
+    ruleset: str | None = Field(None, description="default jipinghu")
+    options: dict[str, bool | int | float | str] | None = Field(None, description="rule-set option overrides")
+    hand: Hand
+    context: Context | None = None
+
+    def as_scorer_input(self) -> dict[str, Any]:
+        """What the client sent; null means "not given", so the scorer applies its own defaults."""
+        return self.model_dump(exclude_unset=True, exclude_none=True)
+
+
+class Fan(BaseModel):
+    id: str
+    zh: str
+    en: str
+    fan: Number
+
+
+class ScoreResponse(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    ruleset: str
+    options: dict[str, Any]
+    fans: list[Fan]
+    fan_total: Number
+    capped: bool
+    limit: bool
+    points: Number
+    payments: dict[str, Number] = Field(description="seat code → signed amount; sums to zero")
+    decomposition: Any
+    warnings: list[Any]
+
+
+class ImageSize(BaseModel):
+    width: int
+    height: int
+
+
+class DetectedTile(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    box: list[float] = Field(description="[x1, y1, x2, y2] in pixels of `image`")
+    code: str
+    confidence: float
+    alternatives: list[Any] = Field(description="the next most likely codes with probabilities")
+
+
+Box = tuple[float, float, float, float]
+
+
+class LabelledTile(Strict):
+    code: TileCode
+    box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
+
+
+class Confirmation(Strict):
+    """The corrected reading of a photo: each visible tile with its box (the training labels); the hand."""
+
+    tiles: list[LabelledTile] = Field(max_length=200)
+    hand: Hand
+
+
+class StoredConfirmation(Confirmation):
+    confirmed_at: str
+
+
+class Recognition(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    image: ImageSize
+    tiles: list[DetectedTile]
+    groups: list[Any]
+    hand: Any = Field(description="a proposed score-request `hand`")
+    suggestions: list[Any]
+    timing_ms: Any
+    confirmation: StoredConfirmation | None = Field(None, description="set once the reading is confirmed")
+
+
+class RulesetSummary(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"]

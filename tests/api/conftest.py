@@ -1,0 +1,69 @@
+"""Shared fixtures: an app on a temporary data directory with a small deterministic fake recognizer."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from api.app import create_app
+
+SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"
+# A self-drawn winning hand, 123m 456p 789s 111z 22z, read with one mistake: the third tile as 3s.
+READ_CODES = ["1m", "2m", "3s", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+MISREAD = 2
+
+
+def fake_recognize(image: np.ndarray) -> dict[str, Any]:
+    """Fourteen tiles in a row across the middle of the photo; tile MISREAD is the uncertain one."""
+    height, width = image.shape[:2]
+    step = width / len(READ_CODES)
+    tiles = []
+    for index, code in enumerate(READ_CODES):
+        uncertain = index == MISREAD
+        tiles.append({
+            "box": [round(index * step + 1, 1), round(height * 0.4, 1), round((index + 1) * step - 1, 1),
+                    round(height * 0.6, 1)],
+            "code": code,
+            "confidence": 0.41 if uncertain else 0.97,
+            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}] if uncertain else [],
+        })
+    return {
+        "image": {"width": width, "height": height},
+        "tiles": tiles,
+        "groups": [{"kind": "concealed", "tiles": list(range(len(READ_CODES)))}],
+        "hand": {"concealed": "12m456p3789s11122z", "melds": [], "flowers": "", "winning_tile": "2z"},
+        "suggestions": [{"changes": [{"tile": MISREAD, "from": "3s", "to": "3m"}], "p": 0.38,
+                         "text": "tile 3: 3s → 3m makes a winning hand (p 0.38)"}],
+        "timing_ms": {"total": 1.0},
+    }
+
+
+def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), (20, 120, 60)).save(buffer, "JPEG", **save)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize))
+
+
+@pytest.fixture
+def recognition(client: TestClient) -> dict[str, Any]:
+    response = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def real_photo() -> Path:
+    photos = sorted(SHARED_TEST_IMAGES.glob("*.jpg"))
+    if not photos:
+        pytest.skip(f"no shared test photos at {SHARED_TEST_IMAGES} (CI provides ../shared)")
+    return photos[0]

@@ -1,0 +1,52 @@
+import pytest
+
+import scoring
+
+if not hasattr(scoring, "score"):
+    pytest.skip("scoring.score is not written yet (issue 2)", allow_module_level=True)
+
+REQUEST = {
+    "ruleset": "jipinghu",
+    "hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"},
+    "context": {"win": "self_draw", "seat_wind": "1z", "prevalent_wind": "1z", "stake": {"unit": 1, "fee": 0}},
+}
+
+
+def test_score_matches_the_library(client):
+    response = client.post("/v1/score", json=REQUEST)
+    assert response.status_code == 200, response.text
+    assert response.json() == scoring.score(REQUEST)
+    assert sum(response.json()["payments"].values()) == 0
+
+
+def test_nulls_mean_not_given(client):
+    response = client.post("/v1/score", json={**REQUEST, "options": None, "context": {"win": "self_draw",
+                                                                                      "ghosts": None}})
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({**REQUEST, "hand": {"concealed": "123m", "winning_tile": "1m"}}, "too_few_tiles"),
+    ({**REQUEST, "hand": {"concealed": "123q", "winning_tile": "1m"}}, "bad_tile"),
+    ({**REQUEST, "ruleset": "nope"}, "unknown_ruleset"),
+    ({**REQUEST, "hand": {"concealed": "123m"}}, "bad_request"),
+    ({**REQUEST, "contxt": {}}, "bad_request"),
+    ([], "bad_request"),
+])
+def test_invalid_requests_are_refused_with_codes_never_a_score(client, body, code):
+    response = client.post("/v1/score", json=body)
+    assert response.status_code == 422
+    assert [error["code"] for error in response.json()["errors"]] == [code]
+
+
+def test_malformed_json_is_422(client):
+    response = client.post("/v1/score", content=b"{not json", headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["errors"][0]["code"] == "bad_request"
+
+
+def test_rulesets(client):
+    names = [summary["name"] for summary in client.get("/v1/rulesets").json()]
+    assert {"jipinghu", "tuidaohu", "xinzhang", "qianggang"} <= set(names)
+    assert client.get("/v1/rulesets/jipinghu").json() == scoring.ruleset_details("jipinghu")
+    missing = client.get("/v1/rulesets/nope")
+    assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "unknown_ruleset"
