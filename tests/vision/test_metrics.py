@@ -1,0 +1,35 @@
+import numpy as np
+import pytest
+
+from vision.metrics import COCO_THRESHOLDS, Boxes, average_precision, class_ap, mean_ap, multiset_scores
+
+
+def test_multiset_scores_are_micro_averaged():
+    scores = multiset_scores([(["1m", "1m", "2m"], ["1m", "2m", "3m"]), (["5z"], ["5z"])])
+    assert scores["precision"] == pytest.approx(3 / 4)
+    assert scores["recall"] == pytest.approx(3 / 4)
+    assert scores["f1"] == pytest.approx(3 / 4)
+    assert multiset_scores([]) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+
+
+def test_average_precision_all_point_interpolation():
+    # Hits, miss, hit over 2 true boxes: precision 1, 1/2, 2/3 at recall 1/2, 1/2, 1.
+    assert average_precision(np.array([0.5, 0.5, 1.0]), np.array([1.0, 0.5, 2 / 3])) == pytest.approx(
+        0.5 * 1 + 0.5 * 2 / 3)
+
+
+def test_class_ap_matches_each_true_box_once():
+    truth = [Boxes(np.array([[0, 0, 10, 10], [20, 0, 30, 10.0]]), ["1m", "1m"])]
+    found = [Boxes(np.array([[0, 0, 10, 10], [0, 0, 10, 10], [20, 0, 30, 10.0]]), ["1m", "1m", "1m"],
+                   np.array([0.9, 0.8, 0.7]))]  # the second is a duplicate: a false positive
+    assert class_ap(found, truth, "1m", 0.5) == pytest.approx(0.5 + 0.5 * 2 / 3)
+
+
+def test_mean_ap_over_classes_and_coco_thresholds():
+    truth = [Boxes(np.array([[0, 0, 10, 10], [20, 0, 30, 10.0]]), ["1m", "2p"])]
+    exact = [Boxes(truth[0].boxes, ["1m", "2p"], np.array([0.9, 0.9]))]
+    assert mean_ap(exact, truth) == 1.0
+    # IoU 0.72 passes thresholds 0.50-0.70: 5 of 10; a wrong class scores 0 for 2p.
+    shifted = [Boxes(np.array([[0, 0, 10, 7.2], [20, 0, 30, 10.0]]), ["1m", "3s"], np.array([0.9, 0.9]))]
+    assert mean_ap(shifted, truth, COCO_THRESHOLDS) == pytest.approx((0.5 + 0.0) / 2)
+    assert mean_ap(shifted, truth) == pytest.approx(0.5)

@@ -1,0 +1,45 @@
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring.tiles import DETECTOR_CLASSES
+from vision.recognize import MODELS_DIR, tile_entry
+
+SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
+needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(),
+                                  reason="models/ has no vision.json: run `fanshot train export` first")
+
+
+def test_tile_entry_ranks_alternatives_and_leaves_backs_unranked():
+    p = np.array([0.1, 0.6, 0.05, 0.25])
+    face = tile_entry(np.array([1.0, 2, 3, 4]), 0.5, "face", p, ["1m", "2m", "3m", "4m"])
+    assert face["code"] == "2m" and face["confidence"] == pytest.approx(0.3)
+    assert [a["code"] for a in face["alternatives"]] == ["4m", "1m", "3m"]
+    back = tile_entry(np.array([1.0, 2, 3, 4]), 0.8, "back", p, ["1m", "2m", "3m", "4m"])
+    assert back["code"] == "back" and back["alternatives"] == [] and back["confidence"] == pytest.approx(0.8)
+
+
+@needs_models
+def test_shipped_models_read_a_real_photo(tmp_path):
+    from vision.evaluate import evaluate_manifest, read_photo
+
+    photo = sorted(SAMPLES.glob("*.jpg"))[0]
+    result, _ = read_photo(photo)
+    assert set(result) == {"image", "tiles", "groups", "hand", "suggestions", "timing_ms"}
+    assert result["image"] == {"width": 640, "height": 640}
+    assert len(result["tiles"]) >= 5
+    for tile in result["tiles"]:
+        assert tile["code"] in DETECTOR_CLASSES and 0 <= tile["confidence"] <= 1
+        assert len(tile["box"]) == 4 and len(tile["alternatives"]) == 3
+    grouped = sorted(i for group in result["groups"] for i in group["tiles"])
+    assert grouped == list(range(len(result["tiles"])))
+    json.dumps(result)  # the API returns it as is
+
+    manifest = tmp_path / "one.jsonl"
+    codes = [t["code"] for t in result["tiles"]]
+    faces = "".join(code for code in codes if code != "back")
+    manifest.write_text(json.dumps({"image": str(photo), "tiles": faces, "backs": codes.count("back")}) + "\n")
+    report = evaluate_manifest(manifest)
+    assert report["images"] == 1 and report["precision"] == 1.0 and report["exact_match"] == 1.0

@@ -1,0 +1,111 @@
+"""`fanshot train`, `fanshot read`, `fanshot eval`: thin shells over vision's library functions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def _train_data(args: argparse.Namespace) -> int:
+    from vision.train import build_crop_dataset, build_localiser_dataset
+
+    print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser')}")
+    counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies)
+    print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from vision.train import train
+
+    data = args.data / "localiser" / "data.yaml" if args.train_command == "localiser" else args.data / "crops"
+    best = train(args.train_command, data, args.runs, hours=args.hours, batch=args.batch, lr0=args.lr0,
+                 resume=args.resume)
+    print(f"best: {best}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
+
+    stages = {}
+    for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
+        path, names = export(args.runs / kind / "weights" / "best.pt", args.out / f"{kind}.onnx", imgsz,
+                             dynamic=kind == "classifier")
+        stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
+        print(f"wrote {path}")
+    write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"], args.command_line)
+    print(f"wrote {args.out / 'vision.json'}")
+    return 0
+
+
+def _read(args: argparse.Namespace) -> int:
+    from vision.evaluate import read_photo
+
+    result, ms = read_photo(args.photo)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return 0
+    print(f"{'#':>3}  {'code':<5} {'conf':>5}  {'box':<25} alternatives")
+    for number, tile in enumerate(result["tiles"]):
+        box = " ".join(f"{v:.0f}" for v in tile["box"])
+        others = " ".join(f"{a['code']}:{a['p']:.2f}" for a in tile["alternatives"])
+        print(f"{number:>3}  {tile['code']:<5} {tile['confidence']:>5.2f}  {box:<25} {others}")
+    for group in result["groups"]:
+        print(f"{group['kind']}: {' '.join(result['tiles'][i]['code'] for i in group['tiles'])}")
+    print(f"hand: {json.dumps(result['hand'])}")
+    print(f"{len(result['tiles'])} tiles in {ms:.0f} ms")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.evaluate import evaluate_manifest, evaluate_yolo
+
+    report = evaluate_yolo(args.yolo, args.split) if args.yolo else evaluate_manifest(args.manifest)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>12}: {value:.4f}" if isinstance(value, float) else f"{key:>12}: {value}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("train", help="train and export the tile localiser and crop classifier")
+    commands = parser.add_subparsers(dest="train_command", required=True)
+
+    sub = commands.add_parser("data", help="build the localiser and crop datasets from a 43-class YOLO folder")
+    sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
+    sub.add_argument("--out", type=Path, default=Path("work/train-data"))
+    sub.add_argument("--copies", type=int, default=1, help="jittered crops per train tile")
+    sub.set_defaults(run=_train_data)
+
+    for kind in ("localiser", "classifier"):
+        sub = commands.add_parser(kind, help=f"train the {kind} (needs the `train` extra)")
+        sub.add_argument("--data", type=Path, default=Path("work/train-data"))
+        sub.add_argument("--runs", type=Path, default=Path("work/runs"))
+        sub.add_argument("--hours", type=float, required=True, help="wall-clock budget; epochs fit to it")
+        sub.add_argument("--batch", type=int, default=16 if kind == "localiser" else 128)
+        sub.add_argument("--lr0", type=float, default=0.0015)
+        sub.add_argument("--resume", action="store_true", help="continue from runs/<kind>/weights/last.pt")
+        sub.set_defaults(run=_train)
+
+    sub = commands.add_parser("export", help="export both best.pt to ONNX + vision.json")
+    sub.add_argument("--runs", type=Path, default=Path("work/runs"))
+    sub.add_argument("--out", type=Path, default=Path("models"))
+    sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
+    sub.set_defaults(run=_export)
+
+    parser = subparsers.add_parser("read", help="recognise the tiles in a photo")
+    parser.add_argument("photo", type=Path)
+    parser.add_argument("--json", action="store_true", help="print the recognition result JSON")
+    parser.set_defaults(run=_read)
+
+    parser = subparsers.add_parser("eval", help="score the recogniser on a manifest (JSONL) or a YOLO folder")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("manifest", type=Path, nargs="?", help="evaluation manifest (.jsonl)")
+    source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
+    parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(run=_eval)

@@ -1,0 +1,91 @@
+"""`fanshot eval`: run the recogniser over an evaluation manifest (DESIGN.md) or a YOLO folder and score it."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from datasets.yolo import parse_labels, read_names, split_names
+from scoring.tiles import BACK, parse
+from vision.image import load_photo
+from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
+from vision.recognize import recognize
+
+MAX_SIDE = 1280  # decode cap for photos; tiles stay well above the classifier's input size
+
+
+def read_photo(path: Path) -> tuple[dict, float]:
+    """Recognition result of a photo file and the milliseconds it took, decoding included."""
+    start = time.perf_counter()
+    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE))
+    return result, (time.perf_counter() - start) * 1000
+
+
+def manifest_entries(manifest: Path) -> Iterator[tuple[Path, list[str], int]]:
+    """(image path, face-up codes, backs) per manifest line; image paths are relative to the manifest."""
+    for line in manifest.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            yield (manifest.parent / entry["image"], parse(entry["tiles"], allow_flowers=True),
+                   int(entry.get("backs", 0)))
+
+
+def split_backs(codes: list[str]) -> tuple[list[str], int]:
+    return [code for code in codes if code != BACK], codes.count(BACK)
+
+
+@dataclass
+class Tally:
+    """Per-photo tile multisets, exact matches and times, summarised as `fanshot eval` reports them."""
+
+    pairs: list[tuple[list[str], list[str]]] = field(default_factory=list)
+    exact: list[bool] = field(default_factory=list)
+    millis: list[float] = field(default_factory=list)
+
+    def add(self, result: dict, ms: float, truth: list[str]) -> None:
+        """`truth`: the photo's true codes, backs included."""
+        faces, backs = split_backs([tile["code"] for tile in result["tiles"]])
+        true_faces, true_backs = split_backs(truth)
+        self.pairs.append((faces, true_faces))
+        self.exact.append(sorted(faces) == sorted(true_faces) and backs == true_backs)
+        self.millis.append(ms)
+
+    def summary(self) -> dict:
+        return {"images": len(self.pairs), **multiset_scores(self.pairs),
+                "exact_match": float(np.mean(self.exact)) if self.exact else 0.0,
+                "median_ms": float(np.median(self.millis)) if self.millis else 0.0,
+                "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0}
+
+
+def evaluate_manifest(manifest: Path) -> dict:
+    tally = Tally()
+    for image, truth, backs in manifest_entries(manifest):
+        tally.add(*read_photo(image), truth + [BACK] * backs)
+    return tally.summary()
+
+
+def evaluate_yolo(root: Path, split: str = "test") -> dict:
+    """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
+    against the labels of one split of a YOLO folder (our class names)."""
+    names = read_names(root)
+    folder = root / split if split in split_names(root) else root
+    tally, detections, truths = Tally(), [], []
+    for image in sorted((folder / "images").iterdir()):
+        label = folder / "labels" / f"{image.stem}.txt"
+        boxes = parse_labels(label.read_text(encoding="utf-8") if label.is_file() else "", str(label), len(names))
+        result, ms = read_photo(image)
+        width, height = result["image"]["width"], result["image"]["height"]
+        truth = [names[b.cls] for b in boxes]
+        corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
+        truths.append(Boxes(np.array(corners).reshape(-1, 4) * [width, height, width, height], truth))
+        tiles = result["tiles"]
+        detections.append(Boxes(np.array([t["box"] for t in tiles]).reshape(-1, 4), [t["code"] for t in tiles],
+                                np.array([t["confidence"] for t in tiles])))
+        tally.add(result, ms, truth)
+    return {**tally.summary(), "mAP50": mean_ap(detections, truths),
+            "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS)}

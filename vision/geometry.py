@@ -1,0 +1,80 @@
+"""Box geometry shared by training and inference: letterbox, YOLO output decoding, NMS, IoU, tile crops.
+Boxes are float arrays of [x1, y1, x2, y2] in pixels."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+PAD_VALUE = 114  # ultralytics' letterbox grey: the localiser was trained with it
+
+
+class Letterbox(NamedTuple):
+    image: np.ndarray  # size×size×3
+    scale: float  # resized / original
+    pad: tuple[float, float]  # left, top padding in resized pixels
+
+
+def letterbox(image: np.ndarray, size: int) -> Letterbox:
+    """Resize keeping the aspect ratio so the long side is `size`, centred on a size×size grey square."""
+    height, width = image.shape[:2]
+    scale = min(size / height, size / width)
+    new_w, new_h = round(width * scale), round(height * scale)
+    left, top = (size - new_w) // 2, (size - new_h) // 2
+    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
+    canvas[top:top + new_h, left:left + new_w] = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    return Letterbox(canvas, scale, (float(left), float(top)))
+
+
+def unletterbox(boxes: np.ndarray, box: Letterbox, width: int, height: int) -> np.ndarray:
+    """Boxes from letterboxed pixels back to the original image, clipped to it."""
+    left, top = box.pad
+    out = (boxes - [left, top, left, top]) / box.scale
+    return np.clip(out, 0, [width, height, width, height])
+
+
+def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An ultralytics detect head output (1, 4 + classes, anchors) of cx, cy, w, h and class scores →
+    boxes (N×4 xyxy), scores and class indices of the anchors whose best score reaches `conf`."""
+    rows = output[0].T
+    classes = rows[:, 4:].argmax(axis=1)
+    scores = rows[np.arange(len(rows)), 4 + classes]
+    keep = scores >= conf
+    cx, cy, w, h = rows[keep, :4].T
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    return boxes, scores[keep], classes[keep]
+
+
+def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """IoU of one box with each of `boxes`."""
+    x1, y1 = np.maximum(box[0], boxes[:, 0]), np.maximum(box[1], boxes[:, 1])
+    x2, y2 = np.minimum(box[2], boxes[:, 2]), np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return inter / np.maximum(area + areas - inter, 1e-12)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> np.ndarray:
+    """Indices of the boxes kept by greedy non-maximum suppression, best score first. Class-agnostic: a place
+    on the table holds one tile, face or back."""
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    while order.size:
+        best, order = order[0], order[1:]
+        keep.append(int(best))
+        order = order[iou(boxes[best], boxes[order]) <= threshold]
+    return np.array(keep, dtype=np.int64)
+
+
+def cut_crop(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
+    """The pixel box (clipped to the image) stretched to size×size: the classifier's input, in training and at
+    inference alike."""
+    height, width = image.shape[:2]
+    x1 = int(np.clip(np.floor(box[0]), 0, width - 1))
+    y1 = int(np.clip(np.floor(box[1]), 0, height - 1))
+    x2, y2 = int(min(width, np.ceil(box[2]))), int(min(height, np.ceil(box[3])))
+    x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)

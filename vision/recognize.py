@@ -1,0 +1,109 @@
+"""Photo → recognition result (DESIGN.md, without `id`) on ONNX Runtime: the localiser finds tiles, the crop
+classifier names each one, layout groups them and proposes a hand. No torch or ultralytics here."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from scoring.tiles import BACK
+from vision.geometry import cut_crop, decode_yolo, letterbox, nms, unletterbox
+from vision.layout import group_tiles, propose_hand
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+CONF = 0.35  # localiser score threshold
+NMS_IOU = 0.5
+ALTERNATIVES = 3
+THREADS = 2
+
+
+@dataclass(frozen=True)
+class Models:
+    localiser: ort.InferenceSession
+    localiser_size: int
+    localiser_classes: list[str]
+    classifier: ort.InferenceSession
+    classifier_size: int
+    codes: list[str]
+
+
+def _session(path: Path) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+@cache
+def load_models(models_dir: Path = MODELS_DIR) -> Models:
+    """Both ONNX sessions and their metadata from `models_dir/vision.json`, loaded once per process."""
+    meta = json.loads((models_dir / "vision.json").read_text(encoding="utf-8"))
+    loc, cls = meta["localiser"], meta["classifier"]
+    return Models(_session(models_dir / loc["file"]), loc["imgsz"], loc["classes"],
+                  _session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """N×H×W×3 uint8 RGB → N×3×H×W float32 in [0, 1], the ultralytics input."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def localise(image: np.ndarray, models: Models) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Tile boxes in image pixels, their scores and localiser classes (face / back), best first."""
+    boxed = letterbox(image, models.localiser_size)
+    session = models.localiser
+    output = session.run(None, {session.get_inputs()[0].name: to_tensor(boxed.image[None])})[0]
+    boxes, scores, classes = decode_yolo(output, CONF)
+    keep = nms(boxes, scores, NMS_IOU)
+    boxes = unletterbox(boxes[keep], boxed, image.shape[1], image.shape[0])
+    return boxes, scores[keep], [models.localiser_classes[c] for c in classes[keep]]
+
+
+def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray:
+    """Class probabilities (N×codes) of the tile crops."""
+    if not len(boxes):
+        return np.zeros((0, len(models.codes)), dtype=np.float32)
+    crops = np.stack([cut_crop(image, box, models.classifier_size) for box in boxes])
+    session = models.classifier
+    return session.run(None, {session.get_inputs()[0].name: to_tensor(crops)})[0]
+
+
+def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: list[str]) -> dict:
+    """One result tile. A face: confidence = P(tile) × P(code | tile), alternatives = the next codes.
+    A back has no code to rank."""
+    entry = {"box": [round(float(v), 1) for v in box], "code": BACK, "confidence": round(float(score), 4),
+             "alternatives": []}
+    if kind != BACK:
+        best, *others = np.argsort(-p)[:ALTERNATIVES + 1]
+        entry.update(code=codes[best], confidence=round(float(score * p[best]), 4),
+                     alternatives=[{"code": codes[i], "p": round(float(p[i]), 4)} for i in others])
+    return entry
+
+
+def recognize(image: np.ndarray, models: Models | None = None) -> dict:
+    """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented)."""
+    models = models or load_models()
+    start = time.perf_counter()
+    boxes, scores, kinds = localise(image, models)
+    located = time.perf_counter()
+    probs = classify(image, boxes, models)
+    classified = time.perf_counter()
+    tiles = [tile_entry(*tile, models.codes) for tile in zip(boxes, scores, kinds, probs, strict=True)]
+    codes = [tile["code"] for tile in tiles]
+    groups = group_tiles(boxes, codes)
+    return {
+        "image": {"width": int(image.shape[1]), "height": int(image.shape[0])},
+        "tiles": tiles,
+        "groups": groups,
+        "hand": propose_hand(groups, codes),
+        "suggestions": [],
+        "timing_ms": {"localise": round((located - start) * 1000, 1),
+                      "classify": round((classified - located) * 1000, 1),
+                      "total": round((time.perf_counter() - start) * 1000, 1)},
+    }
