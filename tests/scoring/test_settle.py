@@ -1,0 +1,319 @@
+"""Who pays whom (RULES.md "Who pays", 包 liability, horses, kong payments, stake unit and fee, coin examples)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import score
+from scoring import tiles as t
+from scoring.settle import horse_hits, horse_offset
+
+
+def pung(tiles: str, by: str | None = None) -> dict:
+    return {"kind": "pung", "tiles": tiles, **({"fed_by": by} if by else {})}
+
+
+def chow(tiles: str, by: str | None = None) -> dict:
+    return {"kind": "chow", "tiles": tiles, **({"fed_by": by} if by else {})}
+
+
+def kong(tiles: str, by: str | None = None, *, added: bool = False, concealed: bool = False) -> dict:
+    meld = {"kind": "kong", "tiles": tiles}
+    if by:
+        meld["fed_by"] = by
+    if added:
+        meld["added"] = True
+    if concealed:
+        meld["concealed"] = True
+    return meld
+
+
+def request(concealed: str, melds=(), *, ruleset: str = "jipinghu", options: dict | None = None,
+            flowers: str | None = None, **context) -> dict:
+    hand: dict = {"concealed": concealed, "melds": list(melds)}
+    if flowers:
+        hand["flowers"] = flowers
+    body: dict = {"ruleset": ruleset, "hand": hand, "context": context}
+    if options:
+        body["options"] = options
+    return body
+
+
+def pay(**amounts) -> dict:
+    """Payments of all four seats: pay(z1=-2, z2=6) -> {'1z': -2, '2z': 6, '3z': 0, '4z': 0}."""
+    return {seat: amounts.get(f"z{seat[0]}", 0) for seat in t.SEATS}
+
+
+CHICKEN = "123m456p789s555s11z"  # 鸡胡, no wind or dragon pung
+ELEVEN = "123m456p789s11z"  # the same less its 555s, beside a kong
+DISCARD = {"win": "discard", "discarder": "4z"}
+
+# (id, request, points, payments, liable)
+ROWS = [
+    # self-draw: each of the three others pays the points (鸡胡 0 + 自摸 1 = 1 fan = 2)
+    ("self_draw", request(CHICKEN, seat_wind="2z"), 2, pay(z1=-2, z2=6, z3=-2, z4=-2), None),
+    ("self_draw_dealer", request(CHICKEN, seat_wind="1z"), 2, pay(z1=6, z2=-2, z3=-2, z4=-2), None),
+    # discard: the discarder pays (default)
+    ("discard", request(CHICKEN, seat_wind="2z", **DISCARD), 1, pay(z2=1, z4=-1), None),
+    # option: the discarder pays for all three
+    ("discard_pays_all", request(CHICKEN, seat_wind="2z", options={"discard_pays_all": True}, **DISCARD),
+     1, pay(z2=3, z4=-3), None),
+    # 抢杠: counts as self-draw (+1), floor 3 fan = 8; the robbed player pays for all three
+    ("robbing_kong", request(CHICKEN, seat_wind="2z", win="discard", discarder="3z", special=["robbing_kong"]),
+     8, pay(z2=24, z3=-24), "3z"),
+    # 杠上开花包杠: a win on the replacement of a kong claimed from 3z's discard: 3z pays for all three
+    ("kong_replacement_fed_kong", request(ELEVEN, [kong("2222s", "3z")], seat_wind="2z",
+                                          special=["kong_replacement"], kong_fed_by="3z"),
+     8, pay(z2=24, z3=-24), "3z"),
+    # 杠上开花 on one's own concealed kong: an ordinary self-draw, each pays
+    ("kong_replacement_concealed_kong", request(ELEVEN, [kong("2222s", concealed=True)], seat_wind="2z",
+                                                special=["kong_replacement"]),
+     8, pay(z1=-8, z2=24, z3=-8, z4=-8), None),
+    # 十二张落地: four exposed melds, the winner self-draws: the feeder of the 4th meld (4z) pays for all three
+    ("twelve_tiles", request("99p", [pung("111m", "1z"), pung("222p", "3z"), chow("345s", "1z"),
+                                     pung("777s", "4z")], seat_wind="2z"),
+     2, pay(z2=6, z4=-6), "4z"),
+    ("twelve_tiles_feeder_is_last_meld", request("99p", [pung("111m", "4z"), pung("222p", "3z"),
+                                                         chow("345s", "1z"), pung("777s", "3z")], seat_wind="2z"),
+     2, pay(z2=6, z3=-6), "3z"),
+    # ... only when the winner self-draws; on a discard the discarder pays as usual
+    ("twelve_tiles_discard", request("99p", [pung("111m", "1z"), pung("222p", "3z"), chow("345s", "1z"),
+                                             pung("777s", "4z")], seat_wind="2z", win="discard", discarder="3z"),
+     1, pay(z2=1, z3=-1), None),
+    # ... a concealed kong is not "down" (seed: 碰/吃/明杠 only)
+    ("twelve_tiles_not_with_concealed_kong", request("99p", [pung("111m", "1z"), pung("222p", "3z"),
+                                                             chow("345s", "1z"), kong("7777s", concealed=True)],
+                                                     seat_wind="2z"),
+     2, pay(z1=-2, z2=6, z3=-2, z4=-2), None),
+    ("twelve_tiles_option_off", request("99p", [pung("111m", "1z"), pung("222p", "3z"), chow("345s", "1z"),
+                                                pung("777s", "4z")], seat_wind="2z",
+                                        options={"liability_twelve_tiles": False}),
+     2, pay(z1=-2, z2=6, z3=-2, z4=-2), None),
+    # 大四喜 after three exposed wind pungs: whoever discarded the last one (4z) pays for all three
+    ("big_winds", request("55m", [pung("111z", "2z"), pung("222z", "3z"), pung("333z", "2z"),
+                                  pung("444z", "4z")], seat_wind="1z",
+                          options={"liability_twelve_tiles": False}),
+     64, pay(z1=192, z4=-192), "4z"),
+    ("big_winds_last_self_drawn", request("444z55m", [pung("111z", "2z"), pung("222z", "3z"),
+                                                      pung("333z", "2z")], seat_wind="1z"),
+     64, pay(z1=192, z2=-64, z3=-64, z4=-64), None),
+    # 大三元 after two exposed dragon pungs: whoever discarded the last one (4z)
+    ("big_dragons", request("123m11p", [pung("555z", "1z"), pung("666z", "3z"), pung("777z", "4z")],
+                            seat_wind="2z"),
+     64, pay(z2=192, z4=-192), "4z"),
+    ("big_dragons_option_off", request("123m11p", [pung("555z", "1z"), pung("666z", "3z"), pung("777z", "4z")],
+                                       seat_wind="2z", options={"liability_big_hands": False}),
+     64, pay(z1=-64, z2=192, z3=-64, z4=-64), None),
+    ("big_dragons_all_honours",
+     request("111z33z", [pung("555z", "1z"), pung("666z", "3z"), pung("777z", "4z")], seat_wind="2z"),
+     64, pay(z2=192, z4=-192), "4z",
+     "BUG: 大三元 包 is lost when 字一色 (same 6 fan, listed first) is the chosen special; liability follows "
+     "the scored item, not the hand"),
+    # 一炮三响: each winner scores at least 3 fan; the discarder pays each winner (documented default: the
+    # discarder's ordinary share, also with discard_pays_all)
+    ("multi_win", request(CHICKEN, seat_wind="2z", special=["multi_win"], **DISCARD),
+     8, pay(z2=8, z4=-8), None),
+    ("multi_win_discard_pays_all", request(CHICKEN, seat_wind="3z", special=["multi_win"],
+                                           options={"discard_pays_all": True}, **DISCARD),
+     8, pay(z3=8, z4=-8), None),
+    # an explicit liable seat pays for all three
+    ("explicit_liable", request(CHICKEN, seat_wind="2z", liable="1z"), 2, pay(z1=-6, z2=6), "1z"),
+    # jipinghu has no kong payments: a concealed kong only changes the hand
+    ("jipinghu_no_kong_payments", request(ELEVEN, [kong("2222s", concealed=True)], seat_wind="2z"),
+     2, pay(z1=-2, z2=6, z3=-2, z4=-2), None),
+]
+
+
+def _rows():
+    """Rows are (id, *values) or (id, *values, "BUG: ...") for a known scorer bug (strict xfail)."""
+    for row in ROWS:
+        values, bug = (row[1:-1], row[-1]) if len(row) == 6 else (row[1:], None)
+        marks = [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
+        yield pytest.param(*values, id=row[0], marks=marks)
+
+
+@pytest.mark.parametrize(("request_", "points", "payments", "liable"), list(_rows()))
+def test_payments(request_, points, payments, liable) -> None:
+    response = score(request_)
+    assert response["points"] == points
+    assert response["payments"] == payments
+    assert response["liable"] == liable
+    assert sum(response["payments"].values()) == 0
+
+
+# ---- tuidaohu: kongs, horses, 抢杠, 杠上开花 on a 点杠 -------------------------------------------------------------
+
+TD = "tuidaohu"
+KONG_ROWS = [
+    # (id, melds, winner, hand payments per payer, expected total payments)
+    # 暗杠: each other player pays 2
+    ("concealed", [kong("2222s", concealed=True)], "2z", pay(z1=-3, z2=9, z3=-3, z4=-3)),
+    # 点杠: the discarder pays 3
+    ("fed", [kong("2222s", "3z")], "2z", pay(z1=-1, z2=6, z3=-4, z4=-1)),
+    # 补杠: each other player pays 1
+    ("added", [kong("2222s", added=True)], "2z", pay(z1=-2, z2=6, z3=-2, z4=-2)),
+]
+
+
+@pytest.mark.parametrize(("melds", "winner", "payments"), [pytest.param(*r[1:], id=r[0]) for r in KONG_ROWS])
+def test_tuidaohu_kong_payments(melds, winner, payments) -> None:
+    response = score(request(ELEVEN, melds, ruleset=TD, seat_wind=winner))
+    assert response["points"] == 1
+    assert response["payments"] == payments
+
+
+def test_tuidaohu_kongs_add_up() -> None:
+    # 暗杠 (each 2) + 点杠 from 4z (3) + 补杠 (each 1); the hand itself 1 unit from each
+    melds = [kong("2222s", concealed=True), kong("7777m", "4z"), kong("8888p", added=True)]
+    response = score(request("456p11z", melds, ruleset=TD, seat_wind="1z"))
+    assert response["points"] == 1
+    assert response["kong_payments"] == {"2z": 3, "3z": 3, "4z": 6}
+    assert response["payments"] == pay(z1=15, z2=-4, z3=-4, z4=-7)
+
+
+def test_tuidaohu_robbing_kong_robbed_pays_all() -> None:
+    response = score(request(CHICKEN, ruleset=TD, seat_wind="2z", win="discard", discarder="1z",
+                             special=["robbing_kong"]))
+    assert response["points"] == 1
+    assert response["liable"] == "1z"
+    assert response["payments"] == pay(z1=-3, z2=3)
+
+
+def test_tuidaohu_kong_replacement_on_fed_kong() -> None:
+    # 杠开 x2 = 2 units; the kong's discarder pays for all three (6) and the 点杠 (3)
+    response = score(request(ELEVEN, [kong("2222s", "3z")], ruleset=TD, seat_wind="2z",
+                             special=["kong_replacement"], kong_fed_by="3z"))
+    assert response["points"] == 2
+    assert response["liable"] == "3z"
+    assert response["payments"] == pay(z2=9, z3=-9)
+
+
+# ---- horses -------------------------------------------------------------------------------------------------------
+
+# RULES.md: 1, 5, 9, 东, 中 -> dealer; 2, 6, 南, 發 -> dealer's next; 3, 7, 西, 白 -> opposite; 4, 8, 北 -> previous.
+# (Offsets from the dealer: 0 dealer 1z, 1 next 2z, 2 opposite 3z, 3 previous 4z.)
+HORSE_ROWS = [(f"{n}{s}", (n - 1) % 4) for s in "mps" for n in range(1, 10)] + [
+    ("1z", 0), ("2z", 1), ("3z", 2), ("4z", 3), ("7z", 0), ("6z", 1), ("5z", 2)]
+
+
+@pytest.mark.parametrize(("code", "offset"), HORSE_ROWS, ids=[r[0] for r in HORSE_ROWS])
+def test_horse_seat(code, offset) -> None:
+    assert horse_offset(code) == offset
+
+
+def test_horse_table_is_complete() -> None:
+    assert {code for code, _ in HORSE_ROWS} == set(t.PLAYING_TILES)
+
+
+HORSE_HIT_ROWS = [
+    # (horses, winner, hits)
+    ("159m1p1z7z", "1z", 6),
+    ("159m2p3s4z", "1z", 3),
+    ("26m2z6z3p4p", "2z", 4),
+    ("37s3z5z1m2m", "3z", 4),
+    ("48p4z1m1m", "4z", 3),
+    ("2222m", "1z", 0),
+]
+
+
+@pytest.mark.parametrize(("horses", "winner", "hits"), HORSE_HIT_ROWS, ids=[f"{r[1]}-{r[0]}" for r in HORSE_HIT_ROWS])
+def test_horse_hits(horses, winner, hits) -> None:
+    assert horse_hits(tuple(t.parse(horses)), winner) == hits
+
+
+HORSE_SCORE_ROWS = [
+    # (id, ruleset, concealed, options, context, per-payer amount, payments) -- amount = units x (1 + hits)
+    ("tuidaohu_dealer_3_hits", TD, CHICKEN, None, {"seat_wind": "1z", "horses": "159m2p3s4z"},
+     4, pay(z1=12, z2=-4, z3=-4, z4=-4)),
+    ("tuidaohu_no_hit", TD, CHICKEN, None, {"seat_wind": "1z", "horses": "2p3s4z2p3s4z"},
+     1, pay(z1=3, z2=-1, z3=-1, z4=-1)),
+    ("tuidaohu_south_2_hits", TD, CHICKEN, None, {"seat_wind": "2z", "horses": "2m6z1p3p4p9p"},
+     3, pay(z1=-3, z2=9, z3=-3, z4=-3)),
+    # with a ghost in the hand only 4 horses are drawn
+    ("tuidaohu_ghost_4_horses", TD, "123m456p789s555s1z5z", {"ghosts": "white"},
+     {"seat_wind": "3z", "horses": "3m7p1s2s"}, 3, pay(z1=-3, z2=-3, z3=9, z4=-3)),
+    # qianggang: chicken stake 3 x 1, times (1 + 1 hit)
+    ("qianggang_one_hit", "qianggang", CHICKEN, None,
+     {"seat_wind": "1z", "horses": "1m2m3m4m2p3p", "stake": {"chicken": 3}}, 6, pay(z1=18, z2=-6, z3=-6, z4=-6)),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "concealed", "options", "context", "per_payer", "payments"),
+                         [pytest.param(*r[1:], id=r[0]) for r in HORSE_SCORE_ROWS])
+def test_horses_multiply_the_hand(ruleset, concealed, options, context, per_payer, payments) -> None:
+    response = score(request(concealed, ruleset=ruleset, options=options, **context))
+    assert response["per_payer"] == per_payer
+    assert response["payments"] == payments
+
+
+# ---- stake unit, fee and the seed coin examples --------------------------------------------------------------------
+
+def test_seed_coin_example_jipinghu() -> None:
+    # seed 000: N=600, X=4, A=250, self-draw -> winner 600x4x3 - 250, each loser 600x4 + 250
+    # 2 fan = 4 points: 鸡胡 0 + 自摸 1 + 门风 1 (a South pung for the South seat)
+    response = score(request("123m456p789s222z11m", seat_wind="2z", stake={"unit": 600, "fee": 250}))
+    assert response["points"] == 4
+    assert response["payments"] == pay(z1=-2650, z2=7200 - 250, z3=-2650, z4=-2650)
+    assert response["fees"] == {"1z": 250, "2z": 250, "3z": 250, "4z": 250}
+    assert sum(response["payments"].values()) == -4 * 250  # zero apart from the fee
+
+
+def test_seed_coin_example_tuidaohu() -> None:
+    # seed 001: N=600, winner X=12 (three payers of 4), A=370 -> each loser 2400 (+370 fee)
+    # 4 units = 碰碰胡 (big hand x2) and 无鬼 (x2: white-board ghosts in play, none held)
+    response = score(request("111m222p333s444m66z", ruleset=TD, options={"ghosts": "white"}, seat_wind="1z",
+                             stake={"unit": 600, "fee": 370}))
+    assert response["points"] == 4
+    assert response["payments"] == pay(z1=7200 - 370, z2=-2770, z3=-2770, z4=-2770)
+    assert sum(response["payments"].values()) == -4 * 370
+
+
+STAKE_ROWS = [
+    # (id, request, payments)
+    ("unit_discard", request(CHICKEN, seat_wind="2z", stake={"unit": 5}, **DISCARD), pay(z2=5, z4=-5)),
+    ("fee_discard_every_seat", request(CHICKEN, seat_wind="2z", stake={"unit": 10, "fee": 1}, **DISCARD),
+     pay(z1=-1, z2=9, z3=-1, z4=-11)),
+    ("fractional_unit", request(CHICKEN, seat_wind="2z", stake={"unit": 0.5}), pay(z1=-1, z2=3, z3=-1, z4=-1)),
+    ("quarter_unit", request(CHICKEN, seat_wind="2z", stake={"unit": 0.25}, **DISCARD), pay(z2=0.25, z4=-0.25)),
+    ("tuidaohu_kong_times_unit", request(ELEVEN, [kong("2222s", concealed=True)], ruleset=TD, seat_wind="2z",
+                                         stake={"unit": 10}), pay(z1=-30, z2=90, z3=-30, z4=-30)),
+]
+
+
+@pytest.mark.parametrize(("request_", "payments"), [pytest.param(*r[1:], id=r[0]) for r in STAKE_ROWS])
+def test_stake(request_, payments) -> None:
+    response = score(request_)
+    assert response["payments"] == payments
+    fee = request_["context"]["stake"].get("fee", 0)
+    assert sum(response["payments"].values()) == pytest.approx(-4 * fee)
+
+
+# ---- qianggang: flowers, kongs, chicken multiples -----------------------------------------------------------------
+
+QG_ROWS = [
+    # (id, concealed, melds, flowers, context, per-payer points, payments)
+    # "1 2 3": a chicken hand is 3, each flower 1 (2 flowers), paid by each of three on a self-draw
+    ("chicken_two_flowers", CHICKEN, [], "15f", {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}},
+     5, pay(z1=15, z2=-5, z3=-5, z4=-5)),
+    # each kong is worth the kong stake, from each other player (default reading)
+    ("chicken_concealed_kong", ELEVEN, [kong("2222s", concealed=True)], None,
+     {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}}, 3, pay(z1=15, z2=-5, z3=-5, z4=-5)),
+    ("chicken_fed_kong", ELEVEN, [kong("2222s", "3z")], None,
+     {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}}, 3, pay(z1=15, z2=-5, z3=-5, z4=-5)),
+    # a discard win: the discarder pays the hand; kongs still come from each other player
+    ("discard_half_flush", "123m456m789m333z11z", [], "2f",
+     {"seat_wind": "2z", "win": "discard", "discarder": "3z", "stake": {"flower": 10, "kong": 20, "chicken": 30}},
+     70, pay(z2=70, z3=-70)),
+    ("stake_555_all_pungs", "111m222p333s444m55z", [], None, {"seat_wind": "1z", "stake": {"flower": 5, "kong": 5,
+                                                                                            "chicken": 5}},
+     40, pay(z1=120, z2=-40, z3=-40, z4=-40)),
+]
+
+
+@pytest.mark.parametrize(("concealed", "melds", "flowers", "context", "points", "payments"),
+                         [pytest.param(*r[1:], id=r[0]) for r in QG_ROWS])
+def test_qianggang_stakes(concealed, melds, flowers, context, points, payments) -> None:
+    response = score(request(concealed, melds, ruleset="qianggang", flowers=flowers, **context))
+    assert response["points"] == points
+    assert response["payments"] == payments
+    assert sum(response["payments"].values()) == 0
