@@ -26,10 +26,44 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 def _import(args: argparse.Namespace) -> int:
     from datasets.importer import import_yolo
 
-    for summary in import_yolo(args.src, args.dst, drop_mirrored=args.drop_mirrored):
-        print(f"{summary.split}: {summary.images} images, {summary.boxes} boxes"
-              + (f", {summary.dropped} dropped" if summary.dropped else ""))
+    for s in import_yolo(args.src, args.dst, drop_mirrored=args.drop_mirrored):
+        dropped = f", left out {s.mirrored} mirrored and {s.undetermined} undetermined" if args.drop_mirrored else ""
+        print(f"{s.split}: {s.images} images, {s.boxes} boxes{dropped}")
     print(f"wrote {args.dst / 'data.yaml'}")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from datasets.stats import dataset_stats, format_stats
+
+    print(format_stats(dataset_stats(args.dir), as_json=args.json))
+    return 0
+
+
+def _split(args: argparse.Namespace) -> int:
+    from datasets.split import split_dataset
+
+    counts = split_dataset(args.src, args.dst, args.ratios, seed=args.seed, max_distance=args.max_distance)
+    print(", ".join(f"{split}: {n} images" for split, n in counts.items()))
+    print(f"wrote {args.dst / 'data.yaml'}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from datasets.export import export
+
+    print(f"exported {export(args.src, args.format, args.out)} images to {args.out}")
+    return 0
+
+
+def _manifest(args: argparse.Namespace) -> int:
+    from datasets.manifest import write_manifest
+
+    lines = write_manifest(args.split_dir, args.out)
+    if args.out:
+        print(f"wrote {len(lines)} lines to {args.out}")
+    else:
+        print("\n".join(lines))
     return 0
 
 
@@ -37,9 +71,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("dataset", help="dataset tools: import, stats, split, export, manifest")
     commands = parser.add_subparsers(dest="dataset_command", required=True)
 
-    sub = commands.add_parser("import", help="import a YOLO label set with other class names")
-    sub.add_argument("src", type=Path, help="folder with data.yaml and split folders")
+    def command(name: str, run: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.set_defaults(run=_guarded(run))
+        return sub
+
+    sub = command("import", _import, "import a YOLO label set (or COCO JSON) with other class names")
+    sub.add_argument("src", type=Path, help="folder with data.yaml and split folders, or a COCO .json")
     sub.add_argument("dst", type=Path, help="new folder to write")
     sub.add_argument("--drop-mirrored", action="store_true",
-                     help="leave out train images that are mirrored augmentations")
-    sub.set_defaults(run=_guarded(_import))
+                     help="leave out train images that are mirrored augmentations, or whose mirroring cannot "
+                          "be decided (uses valid/test as the unmirrored reference; takes minutes)")
+
+    sub = command("stats", _stats, "per-split class counts, tiles per image and image sizes")
+    sub.add_argument("dir", type=Path, help="YOLO folder with data.yaml")
+    sub.add_argument("--json", action="store_true", help="emit JSON")
+
+    sub = command("split", _split, "re-split a YOLO folder by source photo (near-duplicates stay together)")
+    sub.add_argument("src", type=Path, help="YOLO folder (flat or with splits; all are pooled)")
+    sub.add_argument("dst", type=Path, help="new folder to write")
+    sub.add_argument("--ratios", type=float, nargs=3, default=[0.8, 0.1, 0.1], metavar=("TRAIN", "VALID", "TEST"),
+                     help="shares of the images (default 0.8 0.1 0.1)")
+    sub.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sub.add_argument("--max-distance", type=int, default=12,
+                     help="photos whose 256-bit perceptual hashes differ in at most this many bits are grouped")
+
+    sub = command("export", _export, "export as a YOLO folder or zip, or as COCO JSON")
+    sub.add_argument("src", type=Path, help="YOLO folder with data.yaml (or COCO JSON)")
+    sub.add_argument("--format", choices=("yolo", "coco"), required=True)
+    sub.add_argument("--out", type=Path, required=True, help="YOLO: new folder or .zip; COCO: .json file")
+
+    sub = command("manifest", _manifest, "write the evaluation manifest (JSONL) of a YOLO split folder")
+    sub.add_argument("split_dir", type=Path, help="split folder with images/ and labels/")
+    sub.add_argument("--out", type=Path, help="JSONL file (image paths relative to its folder); default stdout")

@@ -15,7 +15,8 @@ class SplitSummary:
     split: str
     images: int
     boxes: int
-    dropped: int
+    mirrored: int = 0  # left out: found mirrored
+    undetermined: int = 0  # left out: mirroring could not be decided
 
 
 def remap(example: Example, codes: list[str]) -> Example:
@@ -24,14 +25,24 @@ def remap(example: Example, codes: list[str]) -> Example:
     return replace(example, boxes=boxes)
 
 
-def read_dataset(root: Path) -> dict[str, list[Example]]:
-    """Every split of a YOLO folder, remapped to our classes (validating every label line)."""
-    if not root.is_dir():
-        raise DatasetError(f"{root}: not a folder")
+def read_remapped(root: Path, splits: list[str] | None = None) -> dict[str, list[Example]]:
+    """Splits of the YOLO folder `root` (default: all; "" is a flat folder), remapped to our classes, every
+    label line validated."""
     names = read_names(root)
     codes = code_map(names, str(root / "data.yaml"))
     return {split: [remap(example, codes) for example in read_split(root / split, len(names))]
-            for split in split_names(root)}
+            for split in (split_names(root) if splits is None else splits)}
+
+
+def read_dataset(root: Path) -> dict[str, list[Example]]:
+    """Every split of a YOLO folder, or of a COCO JSON file (one flat split ""), in our classes."""
+    if root.suffix.lower() == ".json" and root.is_file():
+        from datasets.coco import read_coco
+
+        return {"": read_coco(root)}
+    if not root.is_dir():
+        raise DatasetError(f"{root}: not a folder")
+    return read_remapped(root)
 
 
 def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
@@ -46,14 +57,20 @@ def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
 
 
 def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[SplitSummary]:
-    """Import `src` into `dst`; with `drop_mirrored`, leave out the train images found to be mirrored."""
+    """Import `src` into `dst`; with `drop_mirrored`, leave out the train images found mirrored and those
+    whose mirroring cannot be decided (see datasets.mirror)."""
     splits = read_dataset(src)
-    dropped: set[Path] = set()
+    mirrored: frozenset[Path] = frozenset()
+    undetermined: frozenset[Path] = frozenset()
     if drop_mirrored:
         from datasets.mirror import find_mirrored
 
-        dropped = find_mirrored(splits)
-    kept = {split: [e for e in examples if e.image not in dropped] for split, examples in splits.items()}
+        report = find_mirrored(splits)
+        mirrored, undetermined = report.mirrored, report.undetermined
+    kept = {split: [e for e in examples if e.image not in mirrored | undetermined]
+            for split, examples in splits.items()}
     write_dataset(dst, kept)
     return [SplitSummary(split or ".", len(examples), sum(len(e.boxes) for e in examples),
-                         len(splits[split]) - len(examples)) for split, examples in kept.items()]
+                         sum(e.image in mirrored for e in splits[split]),
+                         sum(e.image in undetermined for e in splits[split]))
+            for split, examples in kept.items()]

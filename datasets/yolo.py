@@ -53,20 +53,23 @@ def parse_label_line(line: str, where: str, class_count: int) -> Box:
         values = [float(field) for field in fields[1:]]
     except ValueError as bad:
         raise DatasetError(f"{where}: {bad}") from None
-    if not all(math.isfinite(value) for value in values):
-        raise DatasetError(f"{where}: coordinates must be finite numbers")
     if len(values) == 4:
         cx, cy, w, h = values
-        if w <= 0 or h <= 0:
-            raise DatasetError(f"{where}: box width and height must be positive")
-        corners = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-    else:
-        xs, ys = values[0::2], values[1::2]
-        corners = (min(xs), min(ys), max(xs), max(ys))
+        return box_from_corners(int(fields[0]), (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), where)
+    xs, ys = values[0::2], values[1::2]
+    return box_from_corners(int(fields[0]), (min(xs), min(ys), max(xs), max(ys)), where)
+
+
+def box_from_corners(cls: int, corners: Sequence[float], where: str) -> Box:
+    """A box from normalised corners `x1 y1 x2 y2`, clipped to the image."""
+    if not all(math.isfinite(value) for value in corners):
+        raise DatasetError(f"{where}: coordinates must be finite numbers")
+    if corners[2] <= corners[0] or corners[3] <= corners[1]:
+        raise DatasetError(f"{where}: box width and height must be positive")
     x1, y1, x2, y2 = (min(max(value, 0.0), 1.0) for value in corners)
     if x2 <= x1 or y2 <= y1:
         raise DatasetError(f"{where}: the box has no area inside the image")
-    return Box(int(fields[0]), (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
+    return Box(cls, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
 
 
 def parse_labels(text: str, source: str, class_count: int) -> tuple[Box, ...]:

@@ -18,7 +18,8 @@ def test_import_remaps_classes_and_links_images(make_dataset, tmp_path: Path) ->
         "valid": {"b": "2 0.5 0.5 0.1 0.1\n3 0.2 0.2 0.1 0.1\n"},
     })
     summaries = import_yolo(src, tmp_path / "dst")
-    assert [(s.split, s.images, s.boxes, s.dropped) for s in summaries] == [("train", 1, 2, 0), ("valid", 1, 2, 0)]
+    assert [(s.split, s.images, s.boxes, s.mirrored + s.undetermined) for s in summaries] == [
+        ("train", 1, 2, 0), ("valid", 1, 2, 0)]
     meta = parse_data_yaml((tmp_path / "dst" / "data.yaml").read_text(encoding="ascii"), "x")
     assert meta["names"] == list(CLASSES) and meta["train"] == "train/images" and meta["val"] == "valid/images"
     labels = (tmp_path / "dst" / "train" / "labels" / "a_jpg.rf.01.txt").read_text().splitlines()
