@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import logging
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,13 +15,14 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from fastapi import FastAPI, File, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from PIL import Image
+from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 
 import scoring
-from api.export import write_yolo_zip
+from api.export import export_yolo_zip
 from api.limits import BodyLimit
 from api.models import (
     Confirmation,
@@ -202,12 +205,16 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
         with scorer_refusals(unknown_ruleset=404):
             return scoring.ruleset_details(name)
 
-    @app.get("/v1/datasets/export", response_class=Response,
+    @app.get("/v1/datasets/export", response_class=FileResponse,
              responses={200: {"content": {"application/zip": {}}, "description": "a YOLO dataset zip"}})
-    def export(format: Literal["yolo"] = "yolo") -> Response:  # noqa: A002 - the documented query name
-        buffer = io.BytesIO()
-        write_yolo_zip(store.examples(), buffer)
-        return Response(buffer.getvalue(), media_type="application/zip",
-                        headers={"Content-Disposition": 'attachment; filename="fanshot-yolo.zip"'})
+    def export(format: Literal["yolo"] = "yolo") -> FileResponse:  # noqa: A002 - the documented query name
+        scratch = Path(tempfile.mkdtemp(prefix="fanshot-export-"))
+        try:
+            export_yolo_zip(store.examples(), scratch / "fanshot-yolo.zip")
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        return FileResponse(scratch / "fanshot-yolo.zip", media_type="application/zip", filename="fanshot-yolo.zip",
+                            background=BackgroundTask(shutil.rmtree, scratch, ignore_errors=True))
 
     return app

@@ -6,6 +6,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
+from datasets.importer import read_dataset
 from datasets.yolo import parse_data_yaml, parse_labels
 from scoring.tiles import DETECTOR_CLASSES
 from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg
@@ -134,6 +135,13 @@ def test_export_is_a_yolo_dataset_of_confirmed_photos(client, recognition):
     first = recognition["tiles"][0]["box"]
     assert boxes[0].cx == pytest.approx((first[0] + first[2]) / 2 / 640, abs=1e-6)
     assert boxes[0].h == pytest.approx(0.2, abs=1e-6)
+
+
+def test_export_reimports_as_a_dataset(client, recognition, tmp_path):
+    client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=confirmation_of(recognition))
+    zipfile.ZipFile(io.BytesIO(client.get("/v1/datasets/export").content)).extractall(tmp_path / "export")
+    [example] = read_dataset(tmp_path / "export")[""]
+    assert example.image.name == f"{recognition['id']}.jpg" and len(example.boxes) == len(READ_CODES)
 
 
 def test_export_turns_exif_rotated_photos_upright(client):
