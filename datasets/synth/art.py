@@ -1,0 +1,217 @@
+"""Art sources for tile faces, their licences, and the cache `fanshot art` fills from Debian packages.
+
+Cache layout (default ~/.cache/fanshot/art, or $FANSHOT_ART_CACHE; never committed):
+    debs/<package>_*.deb     from `apt-get download`
+    pkgs/<package>/...       unpacked with `dpkg-deb -x`
+    faces/<source>/<code>.png + source.json (package, file, licence, credit)
+
+Mapping pitfalls, each proved by a contact sheet (`fanshot art --contact-sheet OUT.png`):
+- kmahjongg: `ROD_n` is DOTS; `WIND_1..4` is N S E W; `DRAGON_1..3` is white, green, red.
+- GNOME Mahjongg sheets: dots, winds N W S E, dragons red green, characters, bamboo, a flower slot, white,
+  a season slot, blank; what sits in the flower and season slots differs per theme.
+- Unicode U+1F000..: winds E S W N, dragons RED GREEN WHITE, characters, BAMBOO before CIRCLES, flowers
+  plum orchid BAMBOO chrysanthemum, then seasons.
+- xmahjongg real.gif: a 9x5 grid of scanned tiles.
+Excluded for not showing Chinese tile faces: kmahjongg classic (dragons are creatures), jade (light glyphs for a
+dark body), alphabet, egypt; GNOME edu_kang_xi. No source carries non-commercial terms.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageFont
+
+from datasets.errors import DatasetError
+from datasets.synth.drawn import drawn_faces
+from datasets.synth.faces import (
+    BACK_COLOURS,
+    FACE_CODES,
+    FaceSet,
+    back_face,
+    contact_sheet,
+    fit_face,
+    glyph_face,
+    grid_faces,
+    load_face_sets,
+    over,
+    save_face_set,
+)
+
+DEFAULT_CACHE = Path(os.environ.get("FANSHOT_ART_CACHE", Path.home() / ".cache" / "fanshot" / "art"))
+
+M = [f"{n}m" for n in range(1, 10)]
+P = [f"{n}p" for n in range(1, 10)]
+S = [f"{n}s" for n in range(1, 10)]
+
+KMAHJONGG_IDS = {
+    **{f"{n}m": f"CHARACTER_{n}" for n in range(1, 10)},
+    **{f"{n}p": f"ROD_{n}" for n in range(1, 10)},
+    **{f"{n}s": f"BAMBOO_{n}" for n in range(1, 10)},
+    "1z": "WIND_3", "2z": "WIND_2", "3z": "WIND_4", "4z": "WIND_1",  # WIND_1..4 = N S E W
+    "5z": "DRAGON_1", "6z": "DRAGON_2", "7z": "DRAGON_3",  # white, green, red
+    **{f"{n}f": f"FLOWER_{n}" for n in range(1, 5)},  # plum, orchid, chrysanthemum, bamboo
+    **{f"{n + 4}f": f"SEASON_{n}" for n in range(1, 5)},  # spring .. winter
+}
+
+
+def gnome_order(flower_slot: Sequence[str], season_slot: Sequence[str]) -> list[str | None]:
+    """The 43 cells of a GNOME Mahjongg theme sheet, left to right (the last one blank)."""
+    return [*P, "4z", "3z", "2z", "1z", "7z", "6z", *M, *S, *flower_slot, "5z", *season_slot, None]
+
+
+REAL_GIF_ORDER = [*P, *S, *M, "5f", "6f", "7f", "8f", "4z", "2z", "1z", "3z", None,
+                  "1f", "2f", "3f", "4f", "6z", "5z", "7z", None, None]
+UNICODE_TILES = {  # code -> code point in the Mahjong Tiles block
+    "1z": 0x1F000, "2z": 0x1F001, "3z": 0x1F002, "4z": 0x1F003, "7z": 0x1F004, "6z": 0x1F005, "5z": 0x1F006,
+    **{code: 0x1F007 + i for i, code in enumerate(M)},
+    **{code: 0x1F010 + i for i, code in enumerate(S)},
+    **{code: 0x1F019 + i for i, code in enumerate(P)},
+    "1f": 0x1F022, "2f": 0x1F023, "4f": 0x1F024, "3f": 0x1F025,
+    **{f"{n}f": 0x1F021 + n for n in range(5, 9)},
+}
+
+
+def kmahjongg_faces(svg: Path) -> FaceSet:
+    """Each face element rendered alone by rsvg-convert, cropped to its face rectangle, over ivory."""
+    faces = {}
+    for code, element in KMAHJONGG_IDS.items():
+        rgba = _rsvg(svg, "-i", element, "-z", "2")
+        ys, xs = np.nonzero(rgba[..., 3])
+        faces[code] = fit_face(over(rgba[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
+    return faces
+
+
+def gnome_faces(order: Sequence[str | None], box: tuple[float, float, float, float]) -> Callable[[Path], FaceSet]:
+    def extract(path: Path) -> FaceSet:
+        sheet = over(_rsvg(path) if path.suffix == ".svg" else np.array(Image.open(path).convert("RGBA")))
+        return grid_faces(sheet, order, len(order), (sheet.shape[1] / len(order), sheet.shape[0] / 2), box)
+
+    return extract
+
+
+def real_gif_faces(path: Path) -> FaceSet:
+    sheet = np.array(Image.open(path).convert("RGB"))
+    return grid_faces(sheet, REAL_GIF_ORDER, 9, (sheet.shape[1] / 9, sheet.shape[0] / 5), (.06, .05, .95, .95))
+
+
+def glyph_faces(path: Path) -> FaceSet:
+    font = ImageFont.truetype(str(path), 200)
+    return {code: glyph_face(font, chr(UNICODE_TILES[code])) for code in FACE_CODES}
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    package: str  # the Debian package holding the file
+    path: str  # the file inside the package
+    licence: str
+    credit: str
+    extract: Callable[[Path], FaceSet] = field(repr=False)
+
+    def meta(self) -> dict[str, str]:
+        return {k: v for k, v in asdict(self).items() if k != "extract"}
+
+
+_KDE = "usr/share/kmahjongglib/tilesets"
+_GNOME = "usr/share/gnome-mahjongg/themes"
+SOURCES = (
+    Source("kmahjongg-default", "kdegames-mahjongg-data-kf5", f"{_KDE}/default.svgz", "GPL-2.0-or-later",
+           "2006 Raquel Ravanini", kmahjongg_faces),
+    Source("kmahjongg-traditional", "kdegames-mahjongg-data-kf5", f"{_KDE}/traditional.svgz", "GPL-2.0-or-later",
+           "2007 James L. Hammons", kmahjongg_faces),
+    Source("gnome-smooth", "gnome-mahjongg", f"{_GNOME}/smooth.png", "GPL-2.0-or-later",
+           "GNOME Mahjongg authors", gnome_faces(gnome_order(["2f", "3f", "1f", "4f"], ["5f", "6f", "7f", "8f"]),
+                                                 (.13, .03, .95, .84))),
+    Source("gnome-postmodern", "gnome-mahjongg", f"{_GNOME}/postmodern.svg", "GPL-2.0-or-later",
+           "GNOME Mahjongg authors", gnome_faces(gnome_order(["5f", "6f", "7f", "8f"], ["1f", "2f", "3f", "4f"]),
+                                                 (.14, .03, .96, .89))),
+    Source("xmahjongg-real", "xmahjongg", "usr/share/games/xmahjongg/tiles/real.gif", "GPL-2.0-or-later",
+           "scanned by Mark Sanctuary 1999; xmahjongg, Eddie Kohler", real_gif_faces),
+    Source("symbola", "fonts-symbola", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
+           "free for any use (Debian copyright)", "George Douros", glyph_faces),
+    Source("noto-symbols2", "fonts-noto-core", "usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+           "OFL-1.1", "Google", glyph_faces),
+    Source("drawn", "fonts-wqy-microhei", "usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+           "Apache-2.0 or GPL-3.0-or-later with font exception (the font); the drawing is ours",
+           "WenQuanYi Micro Hei", drawn_faces),
+)
+SOURCE_NAMES = tuple(source.name for source in SOURCES)
+
+
+def build_cache(cache: Path, names: Sequence[str] = SOURCE_NAMES) -> list[Path]:
+    """Fetch the packages of the named sources, rasterise their faces into cache/faces; the face folders."""
+    chosen = [source for source in SOURCES if source.name in names]
+    unknown = sorted(set(names) - set(SOURCE_NAMES))
+    if unknown:
+        raise DatasetError(f"unknown art source(s) {unknown}; known: {list(SOURCE_NAMES)}")
+    for package in dict.fromkeys(source.package for source in chosen):
+        unpack(package, cache)
+    folders = []
+    for source in chosen:
+        folder = cache / "faces" / source.name
+        faces = source.extract(cache / "pkgs" / source.package / source.path)
+        _save(folder, faces, source, cache / "pkgs" / source.package)
+        folders.append(folder)
+    return folders
+
+
+def write_contact_sheets(cache: Path, out: Path, names: Sequence[str] = SOURCE_NAMES) -> list[Path]:
+    """One contact sheet per cached face set: OUT-<source>.png (just OUT for a single source)."""
+    sets = {name: faces for name, faces in load_face_sets(cache / "faces").items() if name in names}
+    if not sets:
+        raise DatasetError(f"{cache / 'faces'}: no face sets; run `fanshot art --cache {cache}` first")
+    back = back_face(BACK_COLOURS["green"])
+    written = []
+    for name, faces in sets.items():
+        path = out if len(names) == 1 else out.with_name(f"{out.stem}-{name}{out.suffix}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(contact_sheet(faces, back, f"{name}  ({cache / 'faces' / name})")).save(path)
+        written.append(path)
+    return written
+
+
+def unpack(package: str, cache: Path) -> Path:
+    """`apt-get download` the package into cache/debs (once) and unpack it into cache/pkgs/<package>."""
+    target = cache / "pkgs" / package
+    if target.is_dir():
+        return target
+    debs = cache / "debs"
+    debs.mkdir(parents=True, exist_ok=True)
+    if not list(debs.glob(f"{package}_*.deb")):
+        _run(["apt-get", "download", package], cwd=debs)
+    deb = sorted(debs.glob(f"{package}_*.deb"))[-1]
+    partial = Path(tempfile.mkdtemp(dir=debs))
+    _run(["dpkg-deb", "-x", str(deb), str(partial)])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial.rename(target)
+    return target
+
+
+def _save(folder: Path, faces: FaceSet, source: Source, package_root: Path) -> None:
+    save_face_set(folder, faces, source.meta())
+    copyright_file = package_root / "usr/share/doc" / source.package / "copyright"
+    if copyright_file.is_file():
+        shutil.copyfile(copyright_file, folder / "copyright")
+
+
+def _rsvg(svg: Path, *args: str) -> np.ndarray:
+    """Rasterise an SVG (or .svgz) with rsvg-convert, as RGBA."""
+    if shutil.which("rsvg-convert") is None:
+        raise DatasetError("rsvg-convert not found: install it with `apt-get install librsvg2-bin`")
+    return np.array(Image.open(io.BytesIO(_run(["rsvg-convert", *args, str(svg)]))).convert("RGBA"))
+
+
+def _run(command: list[str], cwd: Path | None = None) -> bytes:
+    done = subprocess.run(command, cwd=cwd, capture_output=True)
+    if done.returncode != 0:
+        raise DatasetError(f"{' '.join(command)} failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
+    return done.stdout
