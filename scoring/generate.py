@@ -11,6 +11,11 @@ with `discard_win` (else only 抢杠), 七对 only with `seven_pairs`, flowers w
 with `horses`, ghosts (modes white / flip / flip2) where the rule set scores `no_ghost`. A rule set whose
 `min_fan` is above 0 gets `options: {"min_fan": 0}`, so that every hand may win. Never more than four copies of a
 tile across the hand and the horses. Special wins come only in contexts scoring/validate.py accepts.
+
+Request shape: `hand` always has `concealed` (canonical order), `melds` (a list, in claim order; exposed melds
+name `fed_by`) and `winning_tile`, and `flowers` when there are any; `context` has `win`, `seat_wind`,
+`prevalent_wind` and, when they apply, `discarder`, `special` (one special win), `kong_fed_by`, `ghosts`, `horses`
+and `stake`.
 """
 
 from __future__ import annotations
@@ -98,8 +103,9 @@ def _attempt(rng: random.Random, ruleset: rules.Ruleset, kind: str) -> dict | No
     context, winning = _win(rng, opts, seat, melds, concealed, ghosts, counts)
     hand: dict[str, Any] = {"concealed": _notation(concealed), "melds": melds,
                             "winning_tile": t.PLAYING_TILES[winning]}
-    if opts["flowers"]:
-        hand["flowers"] = t.to_string(rng.sample(t.FLOWER_TILES, rng.choice((0, 0, 1, 1, 2, 3, 4))))
+    flowers = rng.sample(t.FLOWER_TILES, rng.choice((0, 0, 1, 1, 2, 3, 4))) if opts["flowers"] else []
+    if flowers:
+        hand["flowers"] = t.to_string(flowers)
     context["ghosts"] = named_ghosts
     if opts["horses"] and rng.random() < 0.8:
         holds_ghost = any(i in ghosts for i in concealed)
@@ -109,8 +115,7 @@ def _attempt(rng: random.Random, ruleset: rules.Ruleset, kind: str) -> dict | No
     context["stake"] = _stake(rng, ruleset)
     if opts["min_fan"]:
         options["min_fan"] = 0
-    request = {"ruleset": ruleset.name, "hand": {k: v for k, v in hand.items() if v},
-               "context": {k: v for k, v in context.items() if v}}
+    request = {"ruleset": ruleset.name, "hand": hand, "context": {k: v for k, v in context.items() if v}}
     if options:
         request["options"] = options
     return request
