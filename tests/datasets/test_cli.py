@@ -25,3 +25,24 @@ def test_errors_reach_the_user_as_one_line(make_dataset, tmp_path: Path, capsys:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert re.match(message, err)
+
+
+@pytest.mark.parametrize(("argv", "code", "expected"), [
+    (["stats", "{src}"], 0, "images"),
+    (["stats", "{src}", "--json"], 0, '"tiles": 2'),
+    (["split", "{src}", "{tmp}/s", "--ratios", "1", "0", "0"], 0, "train: 2 images"),
+    (["split", "{src}", "{tmp}/s", "--ratios", "0", "0", "0"], 2, "error: ratios"),
+    (["export", "{src}", "--format", "coco", "--out", "{tmp}/c.json"], 0, "exported 2 images"),
+    (["export", "{src}", "--format", "yolo", "--out", "{tmp}/y.zip"], 0, "exported 2 images"),
+    (["manifest", "{src}/train"], 0, '"tiles": "1m"'),
+    (["manifest", "{src}/train", "--out", "{tmp}/m.jsonl"], 0, "wrote 2 lines"),
+    (["manifest", "{tmp}"], 2, "error: "),
+    (["stats", "{tmp}/missing"], 2, "error: "),
+])
+def test_subcommands(make_dataset, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                     code: int, expected: str) -> None:
+    src = make_dataset(["sc1"], {"train": {"a": "0 .5 .5 .1 .1\n", "b": "0 .2 .2 .1 .1\n"}})
+    args = [arg.format(src=src, tmp=tmp_path) for arg in argv]
+    assert main(["dataset", *args]) == code
+    captured = capsys.readouterr()
+    assert expected in (captured.out if code == 0 else captured.err)
