@@ -1,0 +1,186 @@
+"""Scoring throughput: Fanshot's full `score()` over a seeded corpus of random winning hands, and the `mahjong`
+library's HandCalculator on the same standard hands, in one process.
+
+    .venv/bin/python benchmarks/scoring_bench.py [--n 10000] [--seed 1] [--runs 5] [--json]
+
+The corpus (scoring.generate.corpus) rotates the four rule sets and mixes melds, honours and special hands.
+The standard hands are its jipinghu hands of 4 sets + a pair without flowers or ghosts, which the library can
+express (concealed tiles + melds); both scorers time exactly that list, with their inputs built beforehand
+(Fanshot: the request dict, so parsing and validation are timed; mahjong: 136-arrays, Meld objects, HandConfig).
+Each rate is the median of `--runs` timed passes after one untimed warm-up pass. "cold": both decomposition
+caches are cleared before every timed pass (each hand is new to the scorer, the headline); "warm": they are not
+(every hand was seen in the warm-up). The bar (issue 2): Fanshot >= 2x HandCalculator on the standard hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from mahjong.constants import EAST
+from mahjong.hand_calculating.divider import HandDivider
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig
+from mahjong.meld import Meld
+
+from scoring import decompose, score
+from scoring import tiles as t
+from scoring.generate import RULESETS, corpus
+
+BAR = 2.0
+MELD_TYPES = {"chow": Meld.CHI, "pung": Meld.PON, "kong": Meld.KAN}
+SPECIAL_FLAGS = {"kong_replacement": "is_rinshan", "last_tile": "is_haitei", "robbing_kong": "is_chankan",
+                 "heavenly": "is_tenhou", "earthly": "is_chiihou", "human": "is_renhou"}
+LibraryHand = tuple[list[int], int, list[Meld], HandConfig]
+
+
+def is_standard(request: dict) -> bool:
+    """A jipinghu hand of 4 sets + a pair, no flowers or ghosts (十三幺 is the one other shape it can take)."""
+    hand = request["hand"]
+    orphans = not hand["melds"] and set(t.parse(hand["concealed"])) == set(t.TERMINALS + t.HONOUR_TILES)
+    return (request["ruleset"] == "jipinghu" and not orphans and not hand.get("flowers")
+            and not request["context"].get("ghosts"))
+
+
+def library_hand(request: dict) -> LibraryHand:
+    """The request as HandCalculator input: every tile as a 136-index (melds included), melds, win tile, config."""
+    hand, context = request["hand"], request["context"]
+    concealed = t.parse(hand["concealed"])
+    meld_codes = [t.parse(meld["tiles"]) for meld in hand["melds"]]
+    copies: dict[int, int] = {}
+
+    def tile_136(code: str) -> int:
+        index = t.INDEX[code]
+        copies[index] = copies.get(index, 0) + 1
+        return index * 4 + copies[index] - 1
+
+    standing = [tile_136(code) for code in concealed]
+    melds = [Meld(Meld.SHOUMINKAN if meld.get("added") else MELD_TYPES[meld["kind"]],
+                  [tile_136(code) for code in codes], opened=not meld.get("concealed", False))
+             for meld, codes in zip(hand["melds"], meld_codes, strict=True)]
+    flags = {SPECIAL_FLAGS[s]: True for s in context.get("special", []) if s in SPECIAL_FLAGS}
+    config = HandConfig(is_tsumo=context["win"] == "self_draw", player_wind=EAST + t.SEATS.index(context["seat_wind"]),
+                        round_wind=EAST + t.SEATS.index(context["prevalent_wind"]), **flags)
+    win_tile = standing[concealed.index(hand["winning_tile"])]
+    return standing + [tile for meld in melds for tile in meld.tiles], win_tile, melds, config
+
+
+def clear_caches() -> None:
+    """Forget every decomposition either scorer has memoised (rule sets stay loaded)."""
+    for value in vars(decompose).values():
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
+    HandDivider._divide_hand_impl.cache_clear()
+
+
+def timed_pass(work: Callable[[Any], Any], items: Sequence[Any], cold: bool) -> tuple[float, list[float]]:
+    """Seconds for one pass over items, and each item's seconds."""
+    if cold:
+        clear_caches()
+    each = []
+    start = time.perf_counter()
+    for item in items:
+        before = time.perf_counter()
+        work(item)
+        each.append(time.perf_counter() - before)
+    return time.perf_counter() - start, each
+
+
+def measure(requests: list[dict], standard: list[dict], library: list[LibraryHand], runs: int) -> dict:
+    calculator = HandCalculator()
+
+    def mahjong_value(args: LibraryHand) -> None:
+        tiles, win_tile, melds, config = args
+        calculator.estimate_hand_value(tiles, win_tile, melds=melds, config=config)
+
+    jobs = {"fanshot_corpus": (score, requests), "fanshot_standard": (score, standard),
+            "mahjong_standard": (mahjong_value, library)}
+    for work, items in jobs.values():  # warm-up, untimed
+        for item in items:
+            work(item)
+    seconds: dict[str, list[float]] = {f"{name}_{mode}": [] for name in jobs for mode in ("cold", "warm")}
+    latencies: list[float] = []
+    for _ in range(runs):  # interleaved, so that machine load falls on all alike
+        for mode in ("cold", "warm"):
+            for name, (work, items) in jobs.items():
+                elapsed, each = timed_pass(work, items, cold=mode == "cold")
+                seconds[f"{name}_{mode}"].append(elapsed)
+                if name == "fanshot_corpus" and mode == "cold":
+                    latencies.extend(each)
+    sizes = {name: len(items) for name, (_, items) in jobs.items()}
+    rates = {key: sizes[key.rsplit("_", 1)[0]] / statistics.median(values) for key, values in seconds.items()}
+    by_ruleset = {name: [s for r, s in zip(requests * runs, latencies, strict=True) if r["ruleset"] == name]
+                  for name in RULESETS}
+    return {
+        "rates": {key: round(value) for key, value in rates.items()},
+        "ratio_cold": round(rates["fanshot_standard_cold"] / rates["mahjong_standard_cold"], 2),
+        "ratio_warm": round(rates["fanshot_standard_warm"] / rates["mahjong_standard_warm"], 2),
+        "corpus_by_ruleset_cold": {name: round(len(values) / sum(values)) for name, values in by_ruleset.items()},
+        "corpus_latency_ms_cold": {"p50": _ms(latencies, 0.5), "p99": _ms(latencies, 0.99), "max": _ms(latencies, 1)},
+    }
+
+
+def _ms(values: list[float], quantile: float) -> float:
+    ordered = sorted(values)
+    return round(1000 * ordered[min(len(ordered) - 1, int(quantile * len(ordered)))], 3)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=10_000, help="corpus size (default 10000)")
+    parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
+    parser.add_argument("--runs", type=int, default=5, help="timed passes per scorer and mode (default 5)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args(argv)
+    requests = corpus(args.n, args.seed)
+    standard = [r for r in requests if is_standard(r)]
+    library = [library_hand(r) for r in standard]
+    refused = [r for r, h in zip(standard, library, strict=True)
+               if HandCalculator.estimate_hand_value(h[0], h[1], melds=h[2], config=h[3]).error
+               in (HandCalculator.ERR_HAND_NOT_WINNING, HandCalculator.ERR_NO_WINNING_TILE)]
+    if refused:  # the conversion must hand the library the same winning hands
+        raise SystemExit(f"mahjong refuses {len(refused)} standard hands as not winning, e.g. {refused[0]}")
+    result = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_1m": round(os.getloadavg()[0], 2),
+        "n": args.n, "seed": args.seed, "runs": args.runs,
+        "corpus": {name: sum(r["ruleset"] == name for r in requests) for name in RULESETS},
+        "standard_hands": len(standard),
+        **measure(requests, standard, library, args.runs),
+    }
+    result["load_1m_after"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+def report(r: dict) -> str:
+    rates = r["rates"]
+    verdict = "meets" if r["ratio_cold"] >= BAR else "is BELOW"
+    return "\n".join([
+        f"Fanshot scoring benchmark, {r['date']}, Python {r['python']}, {r['machine']}, "
+        f"load {r['load_1m']} -> {r['load_1m_after']}",
+        f"corpus: {r['n']} hands (seed {r['seed']}): " + ", ".join(f"{k} {v}" for k, v in r["corpus"].items()),
+        f"standard hands (jipinghu 4 sets + pair): {r['standard_hands']}; median of {r['runs']} timed passes",
+        "                                          cold caches   warm caches  (hands/s)",
+        f"Fanshot score(), whole corpus           {rates['fanshot_corpus_cold']:>12}  "
+        f"{rates['fanshot_corpus_warm']:>12}",
+        f"Fanshot score(), standard hands         {rates['fanshot_standard_cold']:>12}  "
+        f"{rates['fanshot_standard_warm']:>12}",
+        f"mahjong HandCalculator, standard hands  {rates['mahjong_standard_cold']:>12}  "
+        f"{rates['mahjong_standard_warm']:>12}",
+        f"ratio Fanshot / mahjong                 {r['ratio_cold']:>12}  {r['ratio_warm']:>12}",
+        "whole corpus by rule set (cold): " + ", ".join(f"{k} {v}/s" for k, v in r["corpus_by_ruleset_cold"].items()),
+        "whole corpus latency (cold): " + ", ".join(f"{k} {v} ms" for k, v in r["corpus_latency_ms_cold"].items()),
+        f"bar: Fanshot >= {BAR}x mahjong (cold): {verdict} the bar",
+    ])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
