@@ -1,4 +1,5 @@
-"""Import a YOLO label set with other class names: remap its classes onto our 43, write a new YOLO folder."""
+"""Import a label set with other class names (YOLO folder or COCO JSON): remap its classes onto our 43 and
+write a new YOLO folder."""
 
 from __future__ import annotations
 
@@ -45,10 +46,14 @@ def read_dataset(root: Path) -> dict[str, list[Example]]:
     return read_remapped(root)
 
 
+def ensure_new_folder(dst: Path) -> None:
+    if dst.exists() and (not dst.is_dir() or any(dst.iterdir())):
+        raise DatasetError(f"{dst}: exists and is not an empty folder; choose a new folder")
+
+
 def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
     """Write examples already in our classes as a YOLO folder with our data.yaml."""
-    if dst.exists() and any(dst.iterdir()):
-        raise DatasetError(f"{dst}: exists and is not empty; choose a new folder")
+    ensure_new_folder(dst)
     for split, examples in splits.items():
         for example in examples:
             write_example(dst / split, example)
@@ -59,6 +64,7 @@ def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
 def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[SplitSummary]:
     """Import `src` into `dst`; with `drop_mirrored`, leave out the train images found mirrored and those
     whose mirroring cannot be decided (see datasets.mirror)."""
+    ensure_new_folder(dst)
     splits = read_dataset(src)
     mirrored: frozenset[Path] = frozenset()
     undetermined: frozenset[Path] = frozenset()
@@ -67,7 +73,8 @@ def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[Sp
 
         report = find_mirrored(splits)
         mirrored, undetermined = report.mirrored, report.undetermined
-    kept = {split: [e for e in examples if e.image not in mirrored | undetermined]
+    dropped = mirrored | undetermined
+    kept = {split: [e for e in examples if e.image not in dropped]
             for split, examples in splits.items()}
     write_dataset(dst, kept)
     return [SplitSummary(split or ".", len(examples), sum(len(e.boxes) for e in examples),

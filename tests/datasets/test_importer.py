@@ -47,7 +47,7 @@ def test_import_refuses_a_non_empty_destination(make_dataset, tmp_path: Path) ->
     src = make_dataset(NAMES, {"train": {"x": ""}})
     (tmp_path / "dst").mkdir()
     (tmp_path / "dst" / "old.txt").write_text("keep me")
-    with pytest.raises(DatasetError, match="not empty"):
+    with pytest.raises(DatasetError, match="not an empty folder"):
         import_yolo(src, tmp_path / "dst")
 
 
