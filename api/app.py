@@ -118,8 +118,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == 400:  # a body FastAPI cannot even decode (bad UTF-8, broken multipart)
+            return errors(422, {"code": "bad_request", "message": str(error.detail)})
         code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
-        return errors(error.status_code, {"code": code, "message": str(error.detail)})
+        response = errors(error.status_code, {"code": code, "message": str(error.detail)})
+        response.headers.update(error.headers or {})  # e.g. Allow, on a 405
+        return response
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> JSONResponse:

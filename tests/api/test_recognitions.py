@@ -180,3 +180,14 @@ def test_fake_recognizer_keeps_boxes_inside_the_photo():
     import numpy as np
     result = fake_recognize(np.zeros((100, 200, 3), np.uint8))
     assert all(0 <= t["box"][0] < t["box"][2] <= 200 for t in result["tiles"])
+
+
+def test_undecodable_bodies_are_422(client, recognition):
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", content=b"\xff\xfe{",
+                          headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["errors"][0]["code"] == "bad_request"
+
+
+def test_wrong_method_says_what_is_allowed(client):
+    response = client.delete("/v1/score")
+    assert response.status_code == 405 and response.headers["allow"] == "POST"
