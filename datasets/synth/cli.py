@@ -1,0 +1,56 @@
+"""`fanshot synth` and `fanshot art`: thin shells over datasets.synth.dataset and datasets.synth.art."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from datasets.cli import _guarded
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from datasets.synth.dataset import synth_dataset
+
+    cache = args.art_cache if (args.art_cache / "faces").is_dir() else None
+    if cache is None:
+        print(f"note: no face sets in {args.art_cache} (run `fanshot art`); using drawn faces only", file=sys.stderr)
+    start = time.perf_counter()
+    tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers)
+    print(f"wrote {args.n} images, {tiles} labelled tiles to {args.out} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _art(args: argparse.Namespace) -> int:
+    from datasets.synth.art import SOURCE_NAMES, build_cache, write_contact_sheets
+
+    names = args.source or list(SOURCE_NAMES)
+    missing = [name for name in names if args.refresh or not (args.cache / "faces" / name / "source.json").is_file()]
+    for folder in build_cache(args.cache, missing) if missing else []:
+        print(f"wrote {folder}")
+    for path in write_contact_sheets(args.cache, args.contact_sheet, names) if args.contact_sheet else []:
+        print(f"wrote {path}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from datasets.synth.art import DEFAULT_CACHE, SOURCE_NAMES
+
+    parser = subparsers.add_parser("synth", help="render synthetic photos of winning hands with YOLO labels")
+    parser.add_argument("--n", type=int, required=True, help="number of images")
+    parser.add_argument("--out", type=Path, required=True, help="YOLO folder to write")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--crops", type=Path, help="also write classifier crops here (DIR/<code>/*.png)")
+    parser.add_argument("--art-cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.set_defaults(run=_guarded(_synth))
+
+    parser = subparsers.add_parser("art", help="fetch and rasterise tile art into a cache; contact sheets")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")
+    parser.add_argument("--source", action="append", choices=SOURCE_NAMES, help="only this source (repeatable)")
+    parser.add_argument("--refresh", action="store_true", help="rebuild face sets already in the cache")
+    parser.add_argument("--contact-sheet", type=Path, metavar="OUT.png",
+                        help="write one sheet per source, OUT-<source>.png (OUT.png for a single --source)")
+    parser.set_defaults(run=_guarded(_art))

@@ -1,0 +1,144 @@
+"""`fanshot synth`: rendered photos of legal winning hands as a YOLO folder, plus optional classifier crops.
+
+    OUT/data.yaml
+    OUT/images/synth_000000.jpg     the photo (JPEG quality varies: its artefacts are part of the photo)
+    OUT/images/synth_000000.json    sidecar: the score request, the art source, the face-up tiles, the backs
+    OUT/labels/synth_000000.txt     YOLO boxes in the 43 detector classes
+    CROPS/<code>/synth_000000_00.png   each tile cut out with a detector-like jittered box (ImageFolder)
+
+Image i depends only on (seed, i): its request is scoring.generate.corpus's i-th, its randomness
+np.random.default_rng([seed, i]); so images render in parallel and any one can be re-rendered alone.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.classes import CLASS_INDEX, CLASSES
+from datasets.errors import DatasetError
+from datasets.synth.drawn import drawn_faces
+from datasets.synth.faces import FaceSet, load_face_sets
+from datasets.synth.layout import place_hand
+from datasets.synth.scene import Scene, render
+from datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
+from scoring.generate import corpus
+from scoring.tiles import BACK, to_string
+
+SYSTEM_CJK_FONTS = ("/usr/share/fonts/truetype/wqy", "/usr/share/fonts/opentype/noto",
+                    "/usr/share/fonts/truetype/arphic")
+
+
+@dataclass(frozen=True)
+class Example:
+    """One rendered photo and everything written about it."""
+
+    index: int
+    seed: int
+    scene: Scene
+    source: str
+    request: dict[str, Any]
+    boxes: tuple[Box, ...]
+
+
+def face_sets(art_cache: Path | None) -> dict[str, FaceSet]:
+    """The cached face sets, or (no cache) the drawn faces with any CJK font on the machine."""
+    sets = load_face_sets(art_cache / "faces") if art_cache else {}
+    return sets or {"drawn": drawn_faces(_cjk_font())}
+
+
+def _cjk_font() -> Path | None:
+    for folder in map(Path, SYSTEM_CJK_FONTS):
+        fonts = sorted(folder.glob("*.tt[cf]")) + sorted(folder.glob("*CJK*.otf")) if folder.is_dir() else []
+        if fonts:
+            return fonts[0]
+    return None
+
+
+def render_example(index: int, seed: int, request: dict[str, Any], sets: Mapping[str, FaceSet]) -> Example:
+    """Photo `index` of the run with `seed`: a scene of `request`'s hand in one art source, and its labels."""
+    rng = np.random.default_rng([seed, index])
+    source = sorted(sets)[rng.integers(len(sets))]
+    scene = render(place_hand(request["hand"], rng), sets[source], rng)
+    h, w = scene.image.shape[:2]
+    boxes = tuple(box_from_corners(CLASS_INDEX[tile.code], np.divide(tile.box, [w, h, w, h]), f"synth {index}")
+                  for tile in scene.tiles)
+    return Example(index, seed, scene, source, request, boxes)
+
+
+def jitter_box(box: Sequence[float], rng: np.random.Generator, size: tuple[int, int],
+               scale: float = 0.06, shift: float = 0.04) -> tuple[int, int, int, int]:
+    """A box grown or shrunk by up to `scale` and moved by up to `shift` of its size, like a detector's
+    boxes; clipped to the image (width, height)."""
+    x1, y1, x2, y2 = box
+    bw, bh = (x2 - x1) * rng.uniform(1 - scale, 1 + scale), (y2 - y1) * rng.uniform(1 - scale, 1 + scale)
+    cx = (x1 + x2) / 2 + (x2 - x1) * rng.uniform(-shift, shift)
+    cy = (y1 + y2) / 2 + (y2 - y1) * rng.uniform(-shift, shift)
+    return (max(0, round(cx - bw / 2)), max(0, round(cy - bh / 2)),
+            min(size[0], round(cx + bw / 2)), min(size[1], round(cy + bh / 2)))
+
+
+def stem(index: int) -> str:
+    return f"synth_{index:06d}"
+
+
+def sidecar(example: Example) -> dict[str, Any]:
+    codes = [tile.code for tile in example.scene.tiles]
+    return {"request": example.request, "art": example.source,
+            "tiles": to_string(code for code in codes if code != BACK), "backs": codes.count(BACK)}
+
+
+def write_example(example: Example, out: Path, crops: Path | None) -> None:
+    name = stem(example.index)
+    image = cv2.cvtColor(example.scene.image, cv2.COLOR_RGB2BGR)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, example.scene.jpeg_quality])
+    if not ok:
+        raise DatasetError(f"{name}: JPEG encoding failed")
+    (out / "images" / f"{name}.jpg").write_bytes(jpeg.tobytes())
+    (out / "images" / f"{name}.json").write_text(json.dumps(sidecar(example)) + "\n", encoding="utf-8")
+    (out / "labels" / f"{name}.txt").write_text(format_labels(example.boxes), encoding="ascii")
+    if crops is None:
+        return
+    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # crops carry the same artefacts as the photo
+    rng = np.random.default_rng([example.seed, example.index, 1])
+    h, w = photo.shape[:2]
+    for k, tile in enumerate(example.scene.tiles):
+        x1, y1, x2, y2 = jitter_box(tile.box, rng, (w, h))
+        folder = crops / tile.code
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / f"{name}_{k:02d}.png"), photo[y1:y2, x1:x2])
+
+
+_worker: dict[str, Any] = {}
+
+
+def _init(art_cache: Path | None, seed: int, out: Path, crops: Path | None) -> None:
+    _worker.update(sets=face_sets(art_cache), seed=seed, out=out, crops=crops)
+
+
+def _job(item: tuple[int, dict[str, Any]]) -> int:
+    example = render_example(item[0], _worker["seed"], item[1], _worker["sets"])
+    write_example(example, _worker["out"], _worker["crops"])
+    return len(example.boxes)
+
+
+def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, crops: Path | None = None,
+                  workers: int = 2) -> int:
+    """Render `n` photos into the YOLO folder `out` (and crops); the number of labelled tiles."""
+    for folder in (out / "images", out / "labels"):
+        folder.mkdir(parents=True, exist_ok=True)
+    (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
+    jobs = list(enumerate(corpus(n, seed)))
+    args = (art_cache, seed, out, crops)
+    if workers <= 1:
+        _init(*args)
+        return sum(map(_job, jobs))
+    with multiprocessing.get_context("fork").Pool(workers, _init, args) as pool:
+        return sum(pool.imap_unordered(_job, jobs, chunksize=4))

@@ -1,0 +1,80 @@
+"""A score request's hand laid out on the table the way players reveal a winning hand.
+
+Table units are tile widths; +x runs right and +y away from the camera. The concealed row is farthest
+(lying face up or standing toward the camera), exposed melds lie in a row in front of it or continue its
+line after a gap, concealed kongs show their two middle tiles face down (sometimes the two outer ones),
+and flowers are set apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from scoring.tiles import BACK, parse
+
+FLAT, DOWN, STANDING = "flat", "down", "standing"
+DEPTH = 1.75  # row pitch: a lying tile's length plus some room
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One tile on the table: its detector class (`back` when face down), pose, centre and turn (radians)."""
+
+    code: str
+    pose: str
+    x: float
+    y: float
+    turn: float
+
+
+def hand_groups(hand: dict[str, Any], rng: np.random.Generator) -> tuple[list[str], list[list[str]], list[str]]:
+    """(concealed row, melds as shown, flowers): face-down tiles of concealed kongs become `back`."""
+    concealed = parse(hand["concealed"])
+    winning = hand.get("winning_tile")
+    if winning in concealed and rng.random() < 0.5:  # the winning tile often sits at the end of the row
+        concealed.remove(winning)
+        concealed.append(winning)
+    melds = []
+    for meld in hand.get("melds", []):
+        tiles = parse(meld["tiles"])
+        if meld.get("concealed"):
+            hidden = (1, 2) if rng.random() < 0.8 else (0, 3)
+            tiles = [BACK if i in hidden else code for i, code in enumerate(tiles)]
+        melds.append(tiles)
+    flowers = parse(hand.get("flowers", ""), allow_flowers=True)
+    return concealed, melds, flowers
+
+
+def place_hand(hand: dict[str, Any], rng: np.random.Generator) -> list[Placed]:
+    """Every tile of the hand placed on the table, centred on the origin."""
+    concealed, melds, flowers = hand_groups(hand, rng)
+    standing = rng.random() < 0.35
+    placed = _row(concealed, 0.0, 0.0, STANDING if standing else FLAT, rng)
+    meld_row = rng.random() < 0.6 or not concealed
+    x = float(rng.uniform(-1, 2)) if meld_row else len(concealed) + float(rng.uniform(0.4, 1.2))
+    y = -DEPTH if meld_row else 0.0
+    for tiles in melds:
+        placed += _row(tiles, x, y, FLAT, rng)
+        x += len(tiles) + float(rng.uniform(0.3, 0.9))
+    if flowers:
+        x, y = (x + float(rng.uniform(0.6, 1.5)), y) if rng.random() < 0.5 else (float(rng.uniform(-1, 3)), y - DEPTH)
+        placed += _row(flowers, x, y, FLAT, rng)
+    return _centred(placed)
+
+
+def _row(codes: Sequence[str], x0: float, y: float, pose: str, rng: np.random.Generator) -> list[Placed]:
+    """Tiles side by side from x0, nearly touching, each a little off line."""
+    gaps = np.cumsum(rng.uniform(0.01, 0.06, len(codes)))
+    jitter = rng.normal(0, 0.02, (len(codes), 3))
+    return [Placed(code, DOWN if code == BACK else pose, x0 + i + 0.5 + gaps[i] + jitter[i, 0], y + jitter[i, 1],
+                   jitter[i, 2]) for i, code in enumerate(codes)]
+
+
+def _centred(placed: list[Placed]) -> list[Placed]:
+    xs, ys = [p.x for p in placed], [p.y for p in placed]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    return [Placed(p.code, p.pose, p.x - cx, p.y - cy, p.turn) for p in placed]

@@ -1,0 +1,243 @@
+"""One photo of a laid-out hand: tiles as 3-D boxes seen by a pinhole camera over a textured table, with
+light, shadows, blur and noise. Returns the image and, per tile, its class and its 8 projected corners (the
+silhouette of face and body, from which the label box is taken).
+
+Table units are tile widths (layout.py); a tile is 1 wide, LENGTH long, `thick` high, its face layer ivory
+and its back layer the set's body colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, IVORY, back_face
+from datasets.synth.layout import DOWN, STANDING, Placed
+from datasets.synth.textures import table_texture
+
+LENGTH = 1.33
+SIZES = ((1024, 768), (960, 960), (1024, 640), (768, 1024))
+# Corner i of a box is (x, y, z) = bits (i & 1, i >> 1 & 1, i >> 2) of (width, length, thickness).
+TOP, BOTTOM = (6, 7, 5, 4), (0, 1, 3, 2)  # TOP in face-image order: top-left, top-right, bottom-right, bottom-left
+SIDES = ((0, 1), (1, 3), (3, 2), (2, 0))  # bottom edges of the four sides, going round
+FACE_SRC = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+
+
+@dataclass(frozen=True)
+class Camera:
+    rotation: np.ndarray  # rows: camera x (right), y (down), z (forward) in world coordinates
+    centre: np.ndarray
+    focal: float
+    principal: tuple[float, float]
+
+    def to_camera(self, points: np.ndarray) -> np.ndarray:
+        return (points - self.centre) @ self.rotation.T
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        cam = self.to_camera(points)
+        return self.focal * cam[:, :2] / cam[:, 2:3] + np.float64(self.principal)
+
+
+@dataclass(frozen=True)
+class RenderedTile:
+    code: str
+    corners: np.ndarray  # (8, 2) image points of the tile's box
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        (x1, y1), (x2, y2) = self.corners.min(axis=0), self.corners.max(axis=0)
+        return float(x1), float(y1), float(x2), float(y2)
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray  # RGB uint8
+    tiles: list[RenderedTile]
+    jpeg_quality: int
+
+
+def tile_corners(tile: Placed, thick: float) -> np.ndarray:
+    """The 8 world corners of a placed tile (face on the local +z side)."""
+    bits = np.array([[i & 1, i >> 1 & 1, i >> 2] for i in range(8)], np.float64)
+    local = (bits - [0.5, 0.5, 0]) * [1.0, LENGTH, thick]
+    if tile.pose == STANDING:  # stood on its lower edge, face toward the camera, leaning back a little
+        lean = 0.12
+        local = local @ np.array([[1, 0, 0], [0, np.sin(lean), np.cos(lean)], [0, -np.cos(lean), np.sin(lean)]])
+        local += [0, 0, LENGTH / 2]
+    elif tile.pose == DOWN:  # turned over about its long axis: the face is underneath
+        local = local * [-1, 1, -1] + [0, 0, thick]
+    c, s = np.cos(tile.turn), np.sin(tile.turn)
+    return local @ np.array([[c, s, 0], [-s, c, 0], [0, 0, 1]]) + [tile.x, tile.y, 0]
+
+
+def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int]) -> Camera:
+    """A camera seeing every point, from a random height, direction and roll, the points filling much of
+    the frame, off centre."""
+    w, h = size
+    fov = np.radians(rng.uniform(50, 70))
+    focal = 0.5 * max(w, h) / np.tan(fov / 2)
+    elevation = np.radians(rng.uniform(np.degrees(fov) / 2 + 12, 88))  # the far edge stays well below the horizon
+    azimuth, roll = np.radians(rng.uniform(-25, 25)), np.radians(rng.uniform(-15, 15))
+    away = np.array([-np.sin(azimuth), np.cos(azimuth), 0])  # horizontal direction the camera faces
+    forward = np.cos(elevation) * away - np.sin(elevation) * np.array([0, 0, 1])
+    up = np.sin(elevation) * away + np.cos(elevation) * np.array([0, 0, 1])
+    right = np.cross(-up, forward)
+    c, s = np.cos(roll), np.sin(roll)
+    rotation = np.stack([c * right - s * up, -(s * right + c * up), forward])
+    target = points.mean(axis=0)
+    distance = 1.0 + np.ptp(points[:, :2], axis=0).max() * focal / max(w, h)
+    fill = rng.uniform(0.7, 0.95)
+    for _ in range(4):  # move closer or farther until the points span `fill` of the frame
+        camera = Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
+        span = np.ptp(camera.project(points), axis=0)
+        distance *= max(span[0] / w, span[1] / h) / fill
+    camera = Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
+    projected = camera.project(points)
+    low, high = projected.min(axis=0), projected.max(axis=0)
+    margin = 0.03 * np.float64([w, h])
+    room = np.float64(size) - 2 * margin - (high - low)
+    shift = [margin[k] - low[k] + rng.uniform(0, room[k]) if room[k] > 0 else (size[k] - low[k] - high[k]) / 2
+             for k in range(2)]
+    return Camera(rotation, camera.centre, focal, (w / 2 + shift[0], h / 2 + shift[1]))
+
+
+def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.random.Generator) -> Scene:
+    """Render placed tiles with one face set; every tile lies wholly inside the image."""
+    w, h = SIZES[rng.choice(len(SIZES), p=[0.45, 0.25, 0.2, 0.1])]
+    thick = rng.uniform(0.6, 0.8)
+    corners = [tile_corners(tile, thick) for tile in tiles]
+    camera = look_at(rng, np.concatenate(corners), (w, h))
+    light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
+    image = _table(rng, camera, (w, h))
+    image = _shadows(image, camera, corners, light, rng)
+    body = np.float32(list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
+    face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
+    style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body))
+    order = np.argsort([-camera.to_camera(c.mean(axis=0, keepdims=True))[0, 2] for c in corners])
+    for i in order:  # far to near
+        _draw_tile(image, camera, corners[i], faces.get(tiles[i].code, style.back), style)
+    image = _photo(image, rng)
+    return Scene(image, [RenderedTile(t.code, camera.project(c)) for t, c in zip(tiles, corners, strict=True)],
+                 int(rng.integers(55, 96)))
+
+
+@dataclass(frozen=True)
+class _Style:
+    body: np.ndarray  # back-layer colour
+    ivory: np.ndarray  # face-layer colour
+    face_layer: float  # share of the thickness that is face layer
+    light: np.ndarray  # unit vector toward the light
+    face_tint: np.ndarray
+    back: np.ndarray  # a face-down tile's top
+
+
+def _unit(v: Sequence[float]) -> np.ndarray:
+    v = np.asarray(v, np.float64)
+    return v / np.linalg.norm(v)
+
+
+def _shade(normal: np.ndarray, light: np.ndarray) -> float:
+    return 0.55 + 0.5 * max(0.0, float(normal @ light))
+
+
+def _draw_tile(image: np.ndarray, camera: Camera, corners: np.ndarray, art: np.ndarray, style: _Style) -> None:
+    centre = corners.mean(axis=0)
+    to_eye = camera.centre - centre
+    top_normal = _unit(np.cross(corners[TOP[3]] - corners[TOP[0]], corners[TOP[1]] - corners[TOP[0]]))
+    for a, b in SIDES:
+        mid = (corners[a] + corners[b] + corners[a + 4] + corners[b + 4]) / 4
+        normal = _unit(mid - centre - ((mid - centre) @ top_normal) * top_normal)
+        if normal @ (camera.centre - mid) <= 0:
+            continue
+        shade = _shade(normal, style.light)
+        split = [corners[k] + style.face_layer * (corners[k - 4] - corners[k]) for k in (a + 4, b + 4)]
+        layers = ((corners[a], corners[b], split[1], split[0], style.body),
+                  (split[0], split[1], corners[b + 4], corners[a + 4], style.ivory))
+        for *quad, colour in layers:
+            _fill(image, camera.project(np.array(quad)), colour * shade)
+    if top_normal @ to_eye > 0:
+        _warp_face(image, art, camera.project(corners[list(TOP)]), _shade(top_normal, style.light) * style.face_tint)
+    else:  # the face is turned away: the back shows
+        _warp_face(image, style.back, camera.project(corners[list(BOTTOM)]), _shade(-top_normal, style.light))
+
+
+def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
+    cv2.fillConvexPoly(image, np.round(quad * 16).astype(np.int32), np.clip(colour, 0, 255).tolist(),
+                       cv2.LINE_AA, shift=4)
+
+
+def _warp_face(image: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: np.ndarray | float) -> None:
+    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
+    matrix = cv2.getPerspectiveTransform(FACE_SRC, np.float32(quad - [x0, y0]))
+    roi = image[y0:y1, x0:x1]
+    face = cv2.warpPerspective(art, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.ones(art.shape[:2], np.float32), matrix, (x1 - x0, y1 - y0))[..., None]
+    lit = face.astype(np.float32) * shade
+    roi[:] = np.clip(roi * (1 - alpha) + lit * alpha, 0, 255).astype(np.uint8)
+    edge = np.round(quad * 16).astype(np.int32)
+    rim = np.float32(art[0, FACE_W // 2]) * shade * 0.8  # a slightly darker rim where the face meets the body
+    cv2.polylines(image, [edge], True, np.clip(rim, 0, 255).tolist(), 1, cv2.LINE_AA, shift=4)
+
+
+def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int]) -> np.ndarray:
+    """The table texture seen through the camera: drawn on the table plane, warped into the image."""
+    w, h = size
+    corners = _table_points(camera, np.float64([[0, 0], [w, 0], [w, h], [0, h]]))
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    scale = min(1024 / max(high - low), 60.0)  # texture pixels per tile width
+    tex_size = np.maximum(np.ceil((high - low) * scale).astype(int), 8)
+    texture = table_texture(rng, (int(tex_size[1]), int(tex_size[0])))
+    table_px = (corners - low) * scale
+    matrix = cv2.getPerspectiveTransform(np.float32(table_px), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    warped = cv2.warpPerspective(np.clip(texture, 0, 255).astype(np.uint8), matrix, (w, h),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return warped
+
+
+def _table_points(camera: Camera, pixels: np.ndarray) -> np.ndarray:
+    """Where the rays through image pixels meet the table (z = 0), in table x, y."""
+    rays = np.column_stack([(pixels - np.float64(camera.principal)) / camera.focal, np.ones(len(pixels))])
+    world = rays @ camera.rotation
+    t = -camera.centre[2] / np.minimum(world[:, 2], -1e-3)
+    return camera.centre[:2] + t[:, None] * world[:, :2]
+
+
+def _shadows(image: np.ndarray, camera: Camera, corners: Sequence[np.ndarray], light: np.ndarray,
+             rng: np.random.Generator) -> np.ndarray:
+    """Darken the table under and beside each tile, away from the light, softly."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    for box in corners:
+        on_table = box - np.outer(box[:, 2] / light[2], light)
+        hull = cv2.convexHull(np.float32(camera.project(np.vstack([on_table, box * [1, 1, 0]]))))
+        cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+    tile_px = np.linalg.norm(np.subtract(*camera.project(corners[0][[0, 1]])))
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, tile_px * rng.uniform(0.05, 0.25)))
+    return (image * (1 - rng.uniform(0.3, 0.6) * mask[..., None])).astype(np.uint8)
+
+
+def _photo(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Uneven light and colour cast, lens blur or a little motion, sensor noise."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[:h, :w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = ((xx - w / 2) * np.cos(angle) + (yy - h / 2) * np.sin(angle)) / max(w, h)
+    vignette = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w + h * h) * 4
+    light = rng.uniform(0.85, 1.1) + rng.uniform(0, 0.35) * ramp - rng.uniform(0, 0.25) * vignette
+    cast = np.float32(rng.uniform(0.9, 1.08, 3))
+    out = image.astype(np.float32) * light[..., None] * cast
+    if rng.random() < 0.2:
+        length = int(rng.integers(3, 8))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2] = 1 / length
+        rotation = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        out = cv2.filter2D(out, -1, cv2.warpAffine(kernel, rotation, (length, length)))
+    else:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
+    out += rng.normal(0, rng.uniform(0, 6), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -1,0 +1,64 @@
+"""Procedural table surfaces (felt, wood, cloth, stone), drawn in table coordinates; no image files needed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+FELT = ((30, 110, 60), (25, 90, 120), (120, 30, 40), (70, 70, 75), (20, 60, 40), (150, 60, 70))
+WOOD = ((150, 100, 60), (110, 70, 40), (190, 150, 105), (90, 55, 35))
+CLOTH = ((200, 200, 195), (160, 40, 40), (40, 60, 110), (210, 190, 150), (60, 90, 70))
+STONE = ((215, 212, 205), (160, 160, 165), (60, 60, 65), (225, 220, 210))
+
+
+def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
+    """Low-frequency noise in [-1, 1]: a coarse random grid, upsampled smoothly."""
+    coarse = rng.uniform(-1, 1, (cells, cells)).astype(np.float32)
+    return cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+
+
+def table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """An RGB float32 surface of `shape` (height, width) pixels, in 0..255."""
+    kind = rng.choice(["felt", "felt", "wood", "cloth", "stone"])
+    return {"felt": _felt, "wood": _wood, "cloth": _cloth, "stone": _stone}[kind](rng, shape)
+
+
+def _colour(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+    base = np.float32(palette[rng.integers(len(palette))])
+    return np.clip(base * rng.uniform(0.8, 1.15, 3), 0, 255).astype(np.float32)
+
+
+def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    grain = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 0.8)
+    yy, xx = np.mgrid[:shape[0], :shape[1]].astype(np.float32)
+    weave = np.sin(xx * rng.uniform(1.5, 2.5)) * np.sin(yy * rng.uniform(1.5, 2.5))
+    light = 1 + 0.06 * smooth_noise(rng, shape, 5) + 0.05 * grain + 0.03 * weave
+    return _colour(rng, FELT) * light[..., None]
+
+
+def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    yy, xx = np.mgrid[:shape[0], :shape[1]].astype(np.float32)
+    along, across = (xx, yy) if rng.random() < 0.5 else (yy, xx)
+    warp = smooth_noise(rng, shape, 6) * rng.uniform(8, 25)
+    rings = 0.5 + 0.5 * np.sin((across + warp) * rng.uniform(0.15, 0.4) + 0.004 * along)
+    plank = rng.uniform(80, 250)
+    seams = (np.abs(((across + 0.5 * plank) % plank) - 0.5 * plank) > 1.5).astype(np.float32)
+    fibre = cv2.blur(rng.normal(0, 1, shape).astype(np.float32), (1, 9) if along is xx else (9, 1))
+    light = (0.82 + 0.18 * rings + 0.05 * fibre) * (0.6 + 0.4 * seams)
+    return _colour(rng, WOOD) * light[..., None]
+
+
+def _cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    yy, xx = np.mgrid[:shape[0], :shape[1]].astype(np.float32)
+    period = rng.uniform(20, 90)
+    bands = (np.sin(xx * 2 * np.pi / period) > 0.3).astype(np.float32) + (np.sin(yy * 2 * np.pi / period) > 0.3)
+    a, b = _colour(rng, CLOTH), _colour(rng, CLOTH)
+    mix = cv2.GaussianBlur(bands / 2, (0, 0), 1.0)[..., None] * rng.uniform(0.2, 0.7)
+    grain = 1 + 0.05 * cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 0.7)
+    return (a * (1 - mix) + b * mix) * grain[..., None]
+
+
+def _stone(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    veins = np.abs(smooth_noise(rng, shape, 9) + 0.5 * smooth_noise(rng, shape, 17))
+    light = 1 - 0.12 * np.exp(-veins * 12) + 0.03 * rng.normal(0, 1, shape).astype(np.float32)
+    return _colour(rng, STONE) * light[..., None]
