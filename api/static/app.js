@@ -67,29 +67,37 @@ function loadRecognition(recognition) {
       alternatives: normaliseAlternatives(tile.alternatives), edited: false,
     });
   });
-  placeFromHand(recognition.hand || {});
+  placeFromHand(recognition.hand || {}, recognition.groups || []);
   $("photo-image").src = `/v1/recognitions/${recognition.id}/image`;
   $("photo").hidden = false;
   $("save-button").disabled = false;
   history.replaceState(null, "", `#${recognition.id}`);
 }
 
-/** Lay the detections out as the proposed hand says: each hand tile takes a detection of the same code (a
- *  concealed kong may take face-down tiles); detections the hand leaves out stay visible as standing tiles. */
-function placeFromHand(hand) {
+/** Lay the detections out as the proposed hand says: each hand tile takes a detection of the same code, from
+ *  the recogniser's group of that kind where it can (a concealed kong may take face-down tiles); detections
+ *  the hand leaves out stay visible as standing tiles. */
+function placeFromHand(hand, groups) {
   const free = [...state.tiles.keys()];
-  const take = (code, allowBack = false) => {
-    let index = free.findIndex((id) => state.tiles.get(id).code === code);
-    if (index < 0 && allowBack) index = free.findIndex((id) => state.tiles.get(id).code === "back");
+  const inGroups = (kind) => new Set(groups.filter((group) => group.kind === kind).flatMap((group) => group.tiles));
+  const take = (code, preferred, allowBack = false) => {
+    const find = (wanted, where) => free.findIndex((id) => state.tiles.get(id).code === wanted && (!where || where.has(id)));
+    let index = find(code, preferred);
+    if (index < 0) index = find(code);
+    if (index < 0 && allowBack) index = find("back", preferred);
+    if (index < 0 && allowBack) index = find("back");
     return index >= 0 ? free.splice(index, 1)[0] : addTile(code);
   };
+  const melded = inGroups("meld");
   state.melds = (hand.melds || []).map((meld) => ({
     kind: meld.kind === "kong" && meld.concealed ? "kong_concealed" : meld.kind === "kong" && meld.added ? "kong_added" : meld.kind,
-    tiles: parseNotation(meld.tiles).map((code) => take(code, Boolean(meld.concealed))),
+    tiles: parseNotation(meld.tiles).map((code) => take(code, melded, Boolean(meld.concealed))),
     fed_by: meld.fed_by || "",
   }));
-  state.flowers = parseNotation(hand.flowers).map((code) => take(code));
-  state.concealed = parseNotation(hand.concealed).map((code) => take(code));
+  const flowers = inGroups("flowers");
+  state.flowers = parseNotation(hand.flowers).map((code) => take(code, flowers));
+  const concealed = inGroups("concealed");
+  state.concealed = parseNotation(hand.concealed).map((code) => take(code, concealed));
   for (const id of free) (state.tiles.get(id).code.endsWith("f") ? state.flowers : state.concealed).push(id);
   const winners = state.concealed.filter((id) => state.tiles.get(id).code === hand.winning_tile);
   state.winning = winners.at(-1) ?? state.concealed.at(-1) ?? null;

@@ -1,0 +1,26 @@
+"""The shipped detector behind the API, on a real photo of the shared test split."""
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.api.conftest import real_photo
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+if not any(MODELS.glob("*.onnx")):
+    pytest.skip(f"no ONNX model in {MODELS} yet (the vision work ships it)", allow_module_level=True)
+
+
+def test_real_photo_is_recognised(tmp_path):
+    client = TestClient(create_app(tmp_path))
+    response = client.post("/v1/recognitions", files={"photo": ("hand.jpg", real_photo().read_bytes())})
+    assert response.status_code == 201, response.text
+    result = response.json()
+    assert len(result["tiles"]) >= 10
+    width, height = result["image"]["width"], result["image"]["height"]
+    assert all(0 <= t["box"][0] < t["box"][2] <= width and 0 <= t["box"][1] < t["box"][3] <= height
+               for t in result["tiles"])
+    assert set(result["hand"]) >= {"concealed", "winning_tile"}
