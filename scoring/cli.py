@@ -77,7 +77,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 def render_table(response: dict[str, Any]) -> str:
     names = response["ruleset_names"]
     lines = [f"{response['ruleset']} {names['zh']} — {names['en']}", ""]
-    width = max(len(item["en"]) for item in response["fans"])
+    width = max((len(item["en"]) for item in response["fans"]), default=0)
     for item in response["fans"]:
         lines.append(f"  {item['zh']:<6}\u3000{item['en']:<{width}}  {item['fan']:>3}  ({item['kind']})")
     flags = [flag for flag in ("capped", "limit") if response[flag]]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 # code -> what it means. Every code has a test (tests/scoring/test_errors.py).
 ERROR_CODES = {
     "bad_request": "the request is not a JSON object of the documented shape",
@@ -23,14 +21,15 @@ ERROR_CODES = {
 }
 
 
-@dataclass(frozen=True)
 class ScoringError(Exception):
-    code: str
-    message: str
+    """A refused request: `code` is one of ERROR_CODES, `message` says exactly what is wrong."""
 
-    def __post_init__(self) -> None:
-        if self.code not in ERROR_CODES:
-            raise ValueError(f"undocumented error code {self.code!r}")
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"undocumented error code {code!r}")
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

@@ -113,7 +113,7 @@ def _attempt(rng: random.Random, ruleset: rules.Ruleset, kind: str) -> dict | No
         count = opts["horses_with_ghost" if holds_ghost else "horses_without_ghost"]
         context["horses"] = _horses(rng, counts, count, robbed)
     context["stake"] = _stake(rng, ruleset)
-    if opts["min_fan"]:
+    if opts.get("min_fan"):
         options["min_fan"] = 0
     request = {"ruleset": ruleset.name, "hand": hand, "context": {k: v for k, v in context.items() if v}}
     if options:

@@ -4,7 +4,6 @@ The rule set's options are kept apart (scoring.rules); checks that need them liv
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +13,7 @@ from scoring.errors import ScoringError
 MELD_KINDS = ("chow", "pung", "kong")
 MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}
 WIN_TYPES = ("self_draw", "discard")
+MAX_STAKE = 1e12  # keeps every payment a finite, exact-enough number
 SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win")
 
 
@@ -168,8 +168,9 @@ def parse_stake(raw: Any) -> Stake:
     fields = ("unit", "fee", "flower", "kong", "chicken")
     _only_keys(raw, fields, "context.stake")
     for key, value in raw.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
-            raise ScoringError("bad_context", f"context.stake.{key}: expected a number >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_STAKE:
+            raise ScoringError("bad_context", f"context.stake.{key}: expected a number from 0 to {MAX_STAKE:g}, "
+                               f"got {value!r}")
     return Stake(**raw)
 
 

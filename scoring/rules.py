@@ -48,7 +48,8 @@ class Ruleset:
 
     @property
     def cap(self) -> int | None:
-        return None if self.options["cap"] < 0 else self.options["cap"]
+        cap = self.options.get("cap", -1)
+        return None if cap < 0 else cap
 
     def describe(self) -> dict[str, Any]:
         """Everything in force, for the score response and `fanshot rulesets`."""
@@ -87,7 +88,7 @@ def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     options = {**raw["options"], **_checked_options(raw["options"], overrides)}
     tables = {table: dict(raw.get(table, {})) for table in VALUE_TABLES if table in raw}
     _apply_fan_overrides(tables, fan_overrides)
-    cap = options["cap"]
+    cap = options.get("cap", -1)
     values = {table: MappingProxyType({pid: _resolve(v, cap, f"{table}.{pid}") for pid, v in entries.items()})
               for table, entries in tables.items()}
     kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}

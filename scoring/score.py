@@ -68,16 +68,15 @@ def score(request: Any) -> dict[str, Any]:
     check_melds(ruleset, hand, context)
     check_context(ruleset, hand, context)
     arrangement, evaluation = best(ruleset, hand, context, ghosts)
-    min_fan = ruleset.options["min_fan"]
-    if ruleset.points == "doubling" and not evaluation.limit and evaluation.fan_total < min_fan:
+    min_fan = ruleset.options.get("min_fan", 0)
+    if not evaluation.limit and evaluation.fan_total < min_fan:
         raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
                            f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
     horses_expected = _expected_horses(ruleset, hand, ghosts)
     if context.horses is not None and len(context.horses) != horses_expected:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
                            f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
-    patterns = {item.id for item in evaluation.items}
-    settlement = settle(ruleset, hand, context, evaluation.points, patterns)
+    settlement = settle(ruleset, hand, context, evaluation.points)
     return {
         "ruleset": ruleset.name,
         "ruleset_names": {"zh": ruleset.zh, "en": ruleset.en},

@@ -42,7 +42,7 @@ def _last_exposed_feeder(melds: tuple[Meld, ...], indices: set[str] | None = Non
     return exposed[-1].fed_by if exposed else None
 
 
-def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext, patterns: set[str]) -> str | None:
+def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None:
     """The seat that pays for all three under a 包 rule, if any (an explicit `liable` has been validated)."""
     if context.liable:
         return context.liable
@@ -53,14 +53,11 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext, patterns: set
     if context.win != "self_draw":
         return None
     options = ruleset.options
-    if options["liability_big_hands"] and "big_winds" in patterns:
-        winds = [m for m in hand.exposed_melds if m.first in t.WINDS]
-        if len(winds) == 4:
-            return _last_exposed_feeder(hand.melds, set(t.WINDS))
-    if options["liability_big_hands"] and "big_dragons" in patterns:
-        dragons = [m for m in hand.exposed_melds if m.first in t.DRAGONS]
-        if len(dragons) == 3:
-            return _last_exposed_feeder(hand.melds, set(t.DRAGONS))
+    # four exposed wind melds are 大四喜, three exposed dragon melds 大三元, whatever else the hand scores
+    for honours, complete in ((t.WINDS, 4), (t.DRAGONS, 3)):
+        shown = [m for m in hand.exposed_melds if m.first in honours]
+        if options["liability_big_hands"] and len(shown) == complete:
+            return _last_exposed_feeder(hand.melds, set(honours))
     if options["liability_twelve_tiles"] and len(hand.exposed_melds) == 4:
         return _last_exposed_feeder(hand.melds)  # 包先不包后: the feeder of the fourth meld
     return None
@@ -93,11 +90,11 @@ def _kong_payments(ruleset: Ruleset, hand: Hand, context: WinContext, money: flo
     return owed
 
 
-def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float, patterns: set[str]) -> Settlement:
+def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> Settlement:
     stake = context.stake
     hits = horse_hits(context.horses, context.seat_wind) if context.horses is not None else None
     per_payer = points * stake.unit * (1 + (hits or 0))
-    liable = liable_seat(ruleset, hand, context, patterns)
+    liable = liable_seat(ruleset, hand, context)
     kong_money = stake.unit * (stake.kong if ruleset.points == "multiple" else 1)
     kongs = _kong_payments(ruleset, hand, context, kong_money)
     payments = dict.fromkeys(t.SEATS, 0.0)
