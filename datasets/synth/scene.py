@@ -64,7 +64,7 @@ def tile_corners(tile: Placed, thick: float) -> np.ndarray:
     bits = np.array([[i & 1, i >> 1 & 1, i >> 2] for i in range(8)], np.float64)
     local = (bits - [0.5, 0.5, 0]) * [1.0, LENGTH, thick]
     if tile.pose == STANDING:  # stood on its lower edge, face toward the camera, leaning back a little
-        lean = 0.12
+        lean = 0.25
         local = local @ np.array([[1, 0, 0], [0, np.sin(lean), np.cos(lean)], [0, -np.cos(lean), np.sin(lean)]])
         local += [0, 0, LENGTH / 2]
     elif tile.pose == DOWN:  # turned over about its long axis: the face is underneath
@@ -73,13 +73,14 @@ def tile_corners(tile: Placed, thick: float) -> np.ndarray:
     return local @ np.array([[c, s, 0], [-s, c, 0], [0, 0, 1]]) + [tile.x, tile.y, 0]
 
 
-def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int]) -> Camera:
-    """A camera seeing every point, from a random height, direction and roll, the points filling much of
-    the frame, off centre."""
+def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int], high: bool = True) -> Camera:
+    """A camera seeing every point, from a random height (only low when not `high`: standing tiles face it),
+    direction and roll, the points filling much of the frame, off centre."""
     w, h = size
     fov = np.radians(rng.uniform(50, 70))
     focal = 0.5 * max(w, h) / np.tan(fov / 2)
-    elevation = np.radians(rng.uniform(np.degrees(fov) / 2 + 12, 88))  # the far edge stays well below the horizon
+    lowest = np.degrees(fov) / 2 + 12  # the far edge of the frame stays well below the horizon
+    elevation = np.radians(rng.uniform(lowest, 88 if high else lowest + 10))
     azimuth, roll = np.radians(rng.uniform(-25, 25)), np.radians(rng.uniform(-15, 15))
     away = np.array([-np.sin(azimuth), np.cos(azimuth), 0])  # horizontal direction the camera faces
     forward = np.cos(elevation) * away - np.sin(elevation) * np.array([0, 0, 1])
@@ -109,7 +110,7 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     w, h = SIZES[rng.choice(len(SIZES), p=[0.45, 0.25, 0.2, 0.1])]
     thick = rng.uniform(0.6, 0.8)
     corners = [tile_corners(tile, thick) for tile in tiles]
-    camera = look_at(rng, np.concatenate(corners), (w, h))
+    camera = look_at(rng, np.concatenate(corners), (w, h), high=all(tile.pose != STANDING for tile in tiles))
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
     image = _table(rng, camera, (w, h))
     image = _shadows(image, camera, corners, light, rng)

@@ -60,5 +60,6 @@ def _cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 def _stone(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     veins = np.abs(smooth_noise(rng, shape, 9) + 0.5 * smooth_noise(rng, shape, 17))
-    light = 1 - 0.12 * np.exp(-veins * 12) + 0.03 * rng.normal(0, 1, shape).astype(np.float32)
+    veins = cv2.GaussianBlur(np.exp(-veins * 8), (0, 0), 2.0)
+    light = 1 - 0.07 * veins + 0.1 * smooth_noise(rng, shape, 4) + 0.02 * rng.normal(0, 1, shape).astype(np.float32)
     return _colour(rng, STONE) * light[..., None]

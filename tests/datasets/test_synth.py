@@ -1,0 +1,170 @@
+"""Synthetic renderer: art mappings, layout, labels against the rendered scene, determinism, CLI. Offline:
+faces are the drawn set (no CJK font needed), everything is written under tmp_path."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.classes import CLASS_INDEX, CLASSES
+from datasets.errors import DatasetError
+from datasets.synth import cli
+from datasets.synth.art import KMAHJONGG_IDS, REAL_GIF_ORDER, UNICODE_TILES, gnome_order, write_contact_sheets
+from datasets.synth.dataset import jitter_box, render_example, sidecar, synth_dataset
+from datasets.synth.drawn import drawn_faces
+from datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, grid_faces, load_face_sets, save_face_set
+from datasets.synth.layout import place_hand
+from datasets.yolo import parse_labels
+from scoring.generate import corpus
+from scoring.score import score
+from scoring.tiles import BACK, parse
+
+SETS = {"drawn": drawn_faces(None)}
+KONG_REQUEST = {"ruleset": "jipinghu", "hand": {
+    "concealed": "123m456p789s11z", "winning_tile": "1z",
+    "melds": [{"kind": "kong", "tiles": "5555s", "concealed": True}]}, "context": {"win": "self_draw"}}
+
+
+def hand_size(hand: dict) -> int:
+    return (len(parse(hand["concealed"])) + sum(len(parse(m["tiles"])) for m in hand.get("melds", []))
+            + len(parse(hand.get("flowers", ""), allow_flowers=True)))
+
+
+def test_art_mappings_cover_every_face_once() -> None:
+    assert sorted(KMAHJONGG_IDS) == sorted(FACE_CODES) == sorted(UNICODE_TILES)
+    for order in (REAL_GIF_ORDER, gnome_order(["2f", "3f", "1f", "4f"], ["5f", "6f", "7f", "8f"])):
+        codes = [code for code in order if code]
+        assert sorted(codes) == sorted(FACE_CODES)
+    # the pitfalls: kmahjongg winds run N S E W and ROD is dots; Unicode puts bamboo before dots
+    assert [KMAHJONGG_IDS[c] for c in ("1z", "2z", "3z", "4z")] == ["WIND_3", "WIND_2", "WIND_4", "WIND_1"]
+    assert KMAHJONGG_IDS["3p"] == "ROD_3"
+    assert (UNICODE_TILES["1s"], UNICODE_TILES["1p"], UNICODE_TILES["7z"], UNICODE_TILES["4f"]) == (
+        0x1F010, 0x1F019, 0x1F004, 0x1F024)
+    assert len(REAL_GIF_ORDER) == 45 and REAL_GIF_ORDER[9 * 3 + 4:9 * 3 + 8] == ["4z", "2z", "1z", "3z"]
+
+
+def test_grid_faces_reads_cells_row_by_row() -> None:
+    sheet = np.zeros((5 * 20, 9 * 10, 3), np.uint8)
+    for i in range(45):
+        sheet[(i // 9) * 20:(i // 9 + 1) * 20, (i % 9) * 10:(i % 9 + 1) * 10] = i
+    faces = grid_faces(sheet, REAL_GIF_ORDER, 9, (10, 20), (0.1, 0.1, 0.9, 0.9))
+    assert faces["1p"].shape == (FACE_H, FACE_W, 3)
+    assert {code: int(faces[code][0, 0, 0]) for code in ("1p", "1s", "1m", "4z", "1f", "5z")} == {
+        "1p": 0, "1s": 9, "1m": 18, "4z": 31, "1f": 36, "5z": 41}
+
+
+def test_face_sets_round_trip_and_incomplete_sets_are_ignored(tmp_path: Path) -> None:
+    save_face_set(tmp_path / "drawn", SETS["drawn"], {"name": "drawn"})
+    save_face_set(tmp_path / "partial", {"1m": SETS["drawn"]["1m"]}, {"name": "partial"})
+    loaded = load_face_sets(tmp_path)
+    assert list(loaded) == ["drawn"]
+    assert all(np.array_equal(loaded["drawn"][c], SETS["drawn"][c]) for c in FACE_CODES)
+
+
+def test_drawn_faces_are_distinct() -> None:
+    faces = SETS["drawn"]
+    assert sorted(faces) == sorted(FACE_CODES)
+    assert len({face.tobytes() for face in faces.values()}) == len(FACE_CODES)
+
+
+def test_concealed_kong_shows_two_backs() -> None:
+    score(KONG_REQUEST)  # a legal hand
+    codes = [tile.code for tile in place_hand(KONG_REQUEST["hand"], np.random.default_rng(0))]
+    assert codes.count(BACK) == 2 and codes.count("5s") == 2
+    example = render_example(0, 0, KONG_REQUEST, SETS)
+    assert [box.cls for box in example.boxes].count(CLASS_INDEX[BACK]) == 2
+    assert sidecar(example)["backs"] == 2 and sidecar(example)["tiles"] == "123m456p55789s11z"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_layouts_never_hold_a_fifth_copy(seed: int) -> None:
+    for request in corpus(40, seed):
+        score(request)
+        tiles = place_hand(request["hand"], np.random.default_rng(seed))
+        assert len(tiles) == hand_size(request["hand"])
+        assert max(Counter(t.code for t in tiles if t.code != BACK).values()) <= 4
+
+
+def test_labels_match_the_rendered_scene() -> None:
+    requests = corpus(6, 11) + [KONG_REQUEST]
+    for index, request in enumerate(requests):
+        example = render_example(index, 11, request, SETS)
+        h, w = example.scene.image.shape[:2]
+        written = parse_labels("".join(f"{b.cls} {b.cx:.6f} {b.cy:.6f} {b.w:.6f} {b.h:.6f}\n"
+                                       for b in example.boxes), "labels", len(CLASSES))
+        assert len(written) == len(example.scene.tiles) == hand_size(request["hand"])
+        for tile, box in zip(example.scene.tiles, written, strict=True):
+            assert CLASSES[box.cls] == tile.code
+            x1, y1 = tile.corners.min(axis=0)
+            x2, y2 = tile.corners.max(axis=0)
+            assert x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h  # the whole tile is in the picture
+            tol = 1e-5
+            assert box.cx - box.w / 2 <= x1 / w + tol and box.cx + box.w / 2 >= x2 / w - tol
+            assert box.cy - box.h / 2 <= y1 / h + tol and box.cy + box.h / 2 >= y2 / h - tol
+            assert box.w * w < 3 * (x2 - x1) + 1  # and not much more than the tile
+
+
+def test_tiles_are_drawn_where_their_labels_are() -> None:
+    example = render_example(3, 4, corpus(4, 4)[3], SETS)
+    image = example.scene.image.astype(np.int16)
+    for tile in example.scene.tiles:
+        x1, y1, x2, y2 = (round(v) for v in tile.box)
+        inside = image[y1:y2, x1:x2].reshape(-1, 3)
+        assert inside.std(axis=0).max() > 10  # a tile's art and edges, not flat table
+
+
+def test_synth_is_deterministic_per_seed(tmp_path: Path) -> None:
+    def files(root: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+    synth_dataset(tmp_path / "a", 2, 5, workers=1)
+    synth_dataset(tmp_path / "b", 2, 5, workers=2)
+    synth_dataset(tmp_path / "c", 2, 6, workers=1)
+    a, b, c = (files(tmp_path / name) for name in "abc")
+    assert a == b
+    assert a["labels/synth_000000.txt"] != c["labels/synth_000000.txt"]
+    meta = json.loads(a["images/synth_000001.json"])
+    assert meta["request"] == corpus(2, 5)[1] and meta["art"] == "drawn"
+    score(meta["request"])
+
+
+def test_crops_follow_the_labels(tmp_path: Path) -> None:
+    tiles = synth_dataset(tmp_path / "out", 2, 8, crops=tmp_path / "crops", workers=1)
+    crops = sorted((tmp_path / "crops").glob("*/*.png"))
+    assert len(crops) == tiles
+    assert {p.parent.name for p in crops} <= set(CLASSES)
+
+
+def test_jitter_box_stays_near_the_box_and_inside_the_image() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        x1, y1, x2, y2 = jitter_box((100, 50, 140, 103), rng, (1000, 800))
+        assert abs(x1 - 100) <= 4 and abs(x2 - 140) <= 4 and abs(y1 - 50) <= 5 and abs(y2 - 103) <= 5
+    assert jitter_box((0, 0, 40, 53), rng, (40, 53))[:2] == (0, 0)
+
+
+def run_cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="fanshot")
+    cli.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(list(argv))
+    return args.run(args)
+
+
+def test_cli_synth_and_contact_sheet(tmp_path: Path) -> None:
+    assert run_cli("synth", "--n", "1", "--out", str(tmp_path / "out"), "--seed", "3", "--workers", "1",
+                   "--art-cache", str(tmp_path / "no-cache")) == 0
+    assert (tmp_path / "out" / "labels" / "synth_000000.txt").read_text()
+    save_face_set(tmp_path / "cache" / "faces" / "drawn", SETS["drawn"], {"name": "drawn"})
+    assert run_cli("art", "--cache", str(tmp_path / "cache"), "--source", "drawn",
+                   "--contact-sheet", str(tmp_path / "sheet.png")) == 0
+    assert (tmp_path / "sheet.png").stat().st_size > 10_000
+
+
+def test_contact_sheets_need_a_filled_cache(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="no face sets"):
+        write_contact_sheets(tmp_path, tmp_path / "sheet.png")
