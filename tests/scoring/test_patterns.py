@@ -213,6 +213,7 @@ VALUE_ROWS = [
     *[("tuidaohu", pid, "specials", 1) for pid in
       ("seven_pairs", "all_pungs", "full_flush", "all_honours", "thirteen_orphans", "big_dragons", "big_winds",
        "little_winds", "all_terminals")],
+    ("tuidaohu", "chicken", "hands", 0),  # every self-drawn win 平胡 = 1 unit, no doubler
     ("tuidaohu", "no_ghost", "bonuses", 1),
     ("tuidaohu", "kong_replacement", "bonuses", 1),
     ("tuidaohu", "four_ghosts", "fixed_points", 6),

@@ -117,7 +117,9 @@ def test_fan_override_changes_the_score() -> None:
 BAD_OPTION_ROWS = [
     # (rule set, overrides, code)
     ("jipinghu", {"dora": 1}, "unknown_option"),
-    ("jipinghu", {"horses_with_ghost": 4}, "unknown_option"),
+    ("tuidaohu", {"all_chows_suited_pair": True}, "unknown_option"),  # no chows to be all of
+    ("qianggang", {"min_fan": 1}, "unknown_option"),  # multiples of the chicken stake, no fan minimum
+    ("qianggang", {"cap": 3}, "unknown_option"),
     ("jipinghu", {"fans": {"riichi": 1}}, "unknown_option"),
     ("jipinghu", {"fans": {"no_ghost": 1}}, "unknown_option"),  # a pattern jipinghu does not score
     ("jipinghu", {"cap": "3"}, "bad_option"),
@@ -215,14 +217,9 @@ def _alternatives(name: str) -> list[tuple[str, object]]:
     return rows
 
 
-OPTION_BUG = ("BUG: setting horses=true on a rule set without horses_with_ghost / horses_without_ghost raises "
-              "KeyError('horses_without_ghost') instead of scoring or a ScoringError")
-TOGGLE_ROWS = [
-    pytest.param(name, key, value, id=f"{name}-{key}={value}",
-                 marks=[pytest.mark.xfail(reason=OPTION_BUG, strict=True)]
-                 if key == "horses" and value is True and "horses_with_ghost" not in rules.load(name).options else [])
-    for name in NAMES for key, value in _alternatives(name)
-]
+# regression: horses=true on jipinghu / xinzhang raised KeyError('horses_without_ghost')
+TOGGLE_ROWS = [pytest.param(name, key, value, id=f"{name}-{key}={value}")
+               for name in NAMES for key, value in _alternatives(name)]
 
 
 @pytest.mark.parametrize(("name", "key", "value"), TOGGLE_ROWS)
@@ -239,8 +236,7 @@ def test_every_option_can_be_set(name, key, value) -> None:
     assert all(math.isfinite(v) for v in response["payments"].values())
 
 
-@pytest.mark.xfail(reason="BUG: qianggang lists min_fan among its options in force, but a 'multiple' rule set "
-                   "ignores it silently: min_fan=5 still scores a 1x chicken hand", strict=True)
 def test_qianggang_min_fan_is_not_ignored() -> None:
+    # regression: qianggang listed min_fan among its options but ignored it silently
     with pytest.raises(ScoringError):
         score({"ruleset": "qianggang", "options": {"min_fan": 5}, "hand": {"concealed": CHICKEN}})

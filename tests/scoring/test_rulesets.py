@@ -186,7 +186,7 @@ XINZHANG = [
 
 TUIDAOHU = [
     # every self-drawn win 平胡 = 1 unit
-    row("plain_win_one_unit", T, "123m456p789s123m55z", {}, 0, 1, **S),
+    row("plain_win_one_unit", T, "123m456p789s123m55z", {"chicken": 0}, 0, 1, **S),
     # 大胡 x2: each big hand on the default list; they do not stack with each other
     row("seven_pairs", T, SEVEN_PAIRS, {"seven_pairs": 1}, 1, 2, limit=True, **S),
     row("all_pungs", T, ALL_PUNGS, {"all_pungs": 1}, 1, 2, limit=True, **S),
@@ -198,15 +198,15 @@ TUIDAOHU = [
     row("little_winds", T, LITTLE_WINDS, {"little_winds": 1}, 1, 2, limit=True, **S),
     row("all_terminals", T, ALL_TERMINALS, {"all_terminals": 1}, 1, 2, limit=True, **S),
     # not on the default list: a half flush or 小三元 is a plain win
-    row("half_flush_is_plain", T, HALF_FLUSH, {}, 0, 1, **S),
-    row("little_dragons_is_plain", T, LITTLE_DRAGONS, {}, 0, 1, **S),
+    row("half_flush_is_plain", T, HALF_FLUSH, {"chicken": 0}, 0, 1, **S),
+    row("little_dragons_is_plain", T, LITTLE_DRAGONS, {"chicken": 0}, 0, 1, **S),
     # doublers: 无鬼 x2 (ghosts in play, none held), 杠上开花 x2; they stack with a big hand
-    row("no_ghost", T, "123m456p789s123m66z", {"no_ghost": 1}, 1, 2, options={"ghosts": "white"}, **S),
+    row("no_ghost", T, "123m456p789s123m66z", {"chicken": 0, "no_ghost": 1}, 1, 2, options={"ghosts": "white"}, **S),
     row("no_ghost_big_hand", T, "111m222p333s444m66z", {"all_pungs": 1, "no_ghost": 1}, 2, 4, limit=True,
         options={"ghosts": "white"}, **S),
-    row("no_ghost_needs_ghosts_in_play", T, "123m456p789s123m66z", {}, 0, 1, **S),
-    row("ghost_held_no_doubler", T, "123m456p789s123m6z5z", {}, 0, 1, options={"ghosts": "white"}, **S),
-    row("kong_replacement", T, ELEVEN, {"kong_replacement": 1}, 1, 2, melds=[concealed_kong("2222s")],
+    row("no_ghost_needs_ghosts_in_play", T, "123m456p789s123m66z", {"chicken": 0}, 0, 1, **S),
+    row("ghost_held_no_doubler", T, "123m456p789s123m6z5z", {"chicken": 0}, 0, 1, options={"ghosts": "white"}, **S),
+    row("kong_replacement", T, ELEVEN, {"chicken": 0, "kong_replacement": 1}, 1, 2, melds=[concealed_kong("2222s")],
         special=["kong_replacement"], **S),
     row("all_doublers_stack", T, "111m222p333s66z", {"all_pungs": 1, "no_ghost": 1, "kong_replacement": 1}, 3, 8,
         limit=True, melds=[concealed_kong("4444m")], options={"ghosts": "white"}, special=["kong_replacement"], **S),
@@ -217,12 +217,12 @@ TUIDAOHU = [
         options={"ghosts": "white"}, **S),
     row("ghost_in_thirteen_orphans", T, "19m19p19s123467z1m5z", {"thirteen_orphans": 1}, 1, 2, limit=True,
         options={"ghosts": "white"}, **S),
-    row("flip_ghost_names_tile", T, "12m456p789s555z11z3m", {}, 0, 1, options={"ghosts": "flip"}, ghosts="3m",
-        **S),
+    row("flip_ghost_names_tile", T, "12m456p789s555z11z3m", {"chicken": 0}, 0, 1, options={"ghosts": "flip"},
+        ghosts="3m", **S),
     row("flip_white_is_plain_tile_no_ghost", T, "111m222p444s555z11z", {"all_pungs": 1, "no_ghost": 1}, 2, 4,
         limit=True, options={"ghosts": "flip"}, ghosts="3m", **S),
-    row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {}, 0, 1, options={"ghosts": "flip2"}, ghosts="3m7m",
-        **S),
+    row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {"chicken": 0}, 0, 1, options={"ghosts": "flip2"},
+        ghosts="3m7m", **S),
     # 满鬼: four ghosts is an instant win worth 6
     row("four_ghosts_white", T, "5555z123m456p789s1m", {"four_ghosts": 6}, 0, 6, limit=True,
         options={"ghosts": "white"}, **S),
@@ -231,7 +231,7 @@ TUIDAOHU = [
     row("four_ghosts_flip2_mixed", T, "55m77m123p456s789s1z", {"four_ghosts": 6}, 0, 6, limit=True,
         options={"ghosts": "flip2"}, ghosts="5m7m", **S),
     # 抢杠 counts as self-draw in a self-draw-only rule set
-    row("robbing_kong", T, CHICKEN, {}, 0, 1, special=["robbing_kong"], **DISCARD),
+    row("robbing_kong", T, CHICKEN, {"chicken": 0}, 0, 1, special=["robbing_kong"], **DISCARD),
 ]
 
 QIANGGANG = [

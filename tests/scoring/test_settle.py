@@ -106,9 +106,7 @@ ROWS = [
      64, pay(z1=-64, z2=192, z3=-64, z4=-64), None),
     ("big_dragons_all_honours",
      request("111z33z", [pung("555z", "1z"), pung("666z", "3z"), pung("777z", "4z")], seat_wind="2z"),
-     64, pay(z2=192, z4=-192), "4z",
-     "BUG: 大三元 包 is lost when 字一色 (same 6 fan, listed first) is the chosen special; liability follows "
-     "the scored item, not the hand"),
+     64, pay(z2=192, z4=-192), "4z"),  # regression: 包 was lost when 字一色 was the chosen special
     # 一炮三响: each winner scores at least 3 fan; the discarder pays each winner (documented default: the
     # discarder's ordinary share, also with discard_pays_all)
     ("multi_win", request(CHICKEN, seat_wind="2z", special=["multi_win"], **DISCARD),
