@@ -6,14 +6,16 @@
     OUT/labels/synth_000000.txt     YOLO boxes in the 43 detector classes
     CROPS/<code>/synth_000000_00.png   each tile cut out with a detector-like jittered box (ImageFolder)
 
-Image i depends only on (seed, i): its request is scoring.generate.corpus's i-th, its randomness
-np.random.default_rng([seed, i]); so images render in parallel and any one can be re-rendered alone.
+Image i depends only on (seed, i): its request (scoring.generate's i-th of the corpus, or for a share of
+images a later draw that has a concealed kong, so that face-down backs are common enough to learn) and its
+randomness np.random.default_rng([seed, i]); so images render in parallel and any one can be re-rendered alone.
 """
 
 from __future__ import annotations
 
 import json
 import multiprocessing
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +31,7 @@ from datasets.synth.faces import FaceSet, load_face_sets
 from datasets.synth.layout import place_hand
 from datasets.synth.scene import Scene, render
 from datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
-from scoring.generate import corpus
+from scoring.generate import RULESETS, corpus, random_request
 from scoring.tiles import BACK, to_string
 
 SYSTEM_CJK_FONTS = ("/usr/share/fonts/truetype/wqy", "/usr/share/fonts/opentype/noto",
@@ -46,6 +48,22 @@ class Example:
     source: str
     request: dict[str, Any]
     boxes: tuple[Box, ...]
+
+
+def has_concealed_kong(request: dict[str, Any]) -> bool:
+    return any(meld.get("concealed") for meld in request["hand"].get("melds", []))
+
+
+def hand_requests(n: int, seed: int, kong_share: float = 0.3, tries: int = 100) -> list[dict[str, Any]]:
+    """The corpus's n requests, a `kong_share` of them replaced by a seeded draw with a concealed kong."""
+    requests = corpus(n, seed)
+    for i, request in enumerate(requests):
+        rng = random.Random(f"{seed}:{i}:kong")
+        if has_concealed_kong(request) or rng.random() >= kong_share:
+            continue
+        draws = (random_request(rng, RULESETS[i % len(RULESETS)]) for _ in range(tries))
+        requests[i] = next((draw for draw in draws if has_concealed_kong(draw)), request)
+    return requests
 
 
 def face_sets(art_cache: Path | None) -> dict[str, FaceSet]:
@@ -135,7 +153,7 @@ def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, c
     for folder in (out / "images", out / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
-    jobs = list(enumerate(corpus(n, seed)))
+    jobs = list(enumerate(hand_requests(n, seed)))
     args = (art_cache, seed, out, crops)
     if workers <= 1:
         _init(*args)

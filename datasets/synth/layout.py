@@ -56,7 +56,7 @@ def place_hand(hand: dict[str, Any], rng: np.random.Generator) -> list[Placed]:
     placed = _row(concealed, 0.0, 0.0, STANDING if standing else FLAT, rng)
     meld_row = rng.random() < 0.6 or not concealed
     x = float(rng.uniform(-1, 2)) if meld_row else len(concealed) + float(rng.uniform(0.4, 1.2))
-    y = -DEPTH if meld_row else 0.0
+    y = -(DEPTH + standing * 0.8) if meld_row else 0.0  # room for the standing row's faces
     for tiles in melds:
         placed += _row(tiles, x, y, FLAT, rng)
         x += len(tiles) + float(rng.uniform(0.3, 0.9))

@@ -15,7 +15,7 @@ from datasets.classes import CLASS_INDEX, CLASSES
 from datasets.errors import DatasetError
 from datasets.synth import cli
 from datasets.synth.art import KMAHJONGG_IDS, REAL_GIF_ORDER, UNICODE_TILES, gnome_order, write_contact_sheets
-from datasets.synth.dataset import jitter_box, render_example, sidecar, synth_dataset
+from datasets.synth.dataset import hand_requests, has_concealed_kong, jitter_box, render_example, sidecar, synth_dataset
 from datasets.synth.drawn import drawn_faces
 from datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, grid_faces, load_face_sets, save_face_set
 from datasets.synth.layout import place_hand
@@ -90,6 +90,16 @@ def test_layouts_never_hold_a_fifth_copy(seed: int) -> None:
         assert max(Counter(t.code for t in tiles if t.code != BACK).values()) <= 4
 
 
+def test_a_share_of_requests_have_concealed_kongs() -> None:
+    requests = hand_requests(60, 3)
+    assert requests[:5] == hand_requests(5, 3)
+    assert 10 <= sum(map(has_concealed_kong, requests)) <= 35
+    kept = [r for r, c in zip(requests, corpus(60, 3), strict=True) if r == c]
+    assert len(kept) >= 30
+    for request in requests:
+        score(request)
+
+
 def test_labels_match_the_rendered_scene() -> None:
     requests = corpus(6, 11) + [KONG_REQUEST]
     for index, request in enumerate(requests):
@@ -129,7 +139,7 @@ def test_synth_is_deterministic_per_seed(tmp_path: Path) -> None:
     assert a == b
     assert a["labels/synth_000000.txt"] != c["labels/synth_000000.txt"]
     meta = json.loads(a["images/synth_000001.json"])
-    assert meta["request"] == corpus(2, 5)[1] and meta["art"] == "drawn"
+    assert meta["request"] == hand_requests(2, 5)[1] and meta["art"] == "drawn"
     score(meta["request"])
 
 
