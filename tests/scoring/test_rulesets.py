@@ -230,6 +230,8 @@ TUIDAOHU = [
         options={"ghosts": "flip"}, ghosts="5m", **S),
     row("four_ghosts_flip2_mixed", T, "55m77m123p456s789s1z", {"four_ghosts": 6}, 0, 6, limit=True,
         options={"ghosts": "flip2"}, ghosts="5m7m", **S),
+    row("four_ghosts_any_shape", T, "5555z13m2p6p9p1s5s9s1z2z", {"four_ghosts": 6}, 0, 6, limit=True,
+        options={"ghosts": "white"}, **S),
     # 抢杠 counts as self-draw in a self-draw-only rule set
     row("robbing_kong", T, CHICKEN, {"chicken": 0}, 0, 1, special=["robbing_kong"], **DISCARD),
 ]

@@ -76,6 +76,12 @@ ROWS = [
     ("twelve_tiles_feeder_is_last_meld", request("99p", [pung("111m", "4z"), pung("222p", "3z"),
                                                          chow("345s", "1z"), pung("777s", "3z")], seat_wind="2z"),
      2, pay(z2=6, z3=-6), "3z"),
+    # a chow is only ever claimed from the previous player, so a 4th meld that is a chow names its feeder
+    ("twelve_tiles_last_meld_chow_feeder_implied",
+     request("99p", [pung("111m", "4z"), pung("222p", "3z"), pung("777s", "4z"), chow("345s")], seat_wind="2z"),
+     2, pay(z1=-6, z2=6), "1z",
+     "BUG: 十二张落地 with a chow (no fed_by) as the 4th meld: the chow can only come from the previous player "
+     "(1z for 2z), yet no one is liable and all three pay"),
     # ... only when the winner self-draws; on a discard the discarder pays as usual
     ("twelve_tiles_discard", request("99p", [pung("111m", "1z"), pung("222p", "3z"), chow("345s", "1z"),
                                              pung("777s", "4z")], seat_wind="2z", win="discard", discarder="3z"),
