@@ -240,3 +240,27 @@ def test_qianggang_min_fan_is_not_ignored() -> None:
     # regression: qianggang listed min_fan among its options but ignored it silently
     with pytest.raises(ScoringError):
         score({"ruleset": "qianggang", "options": {"min_fan": 5}, "hand": {"concealed": CHICKEN}})
+
+
+# ---- a rule-set file is validated on load: values too, not only keys -------------------------------------------
+
+BASE_FILE = {"name": "x", "zh": "z", "en": "e", "points": "doubling"}
+FILE_VALUE_ROWS = [
+    # (id, extra content of a file whose keys are all known but whose values are wrong)
+    ("ghost_mode", {"options": {"ghosts": "rainbow"}}),
+    ("cap_type", {"options": {"cap": "3"}}),
+    ("min_fan_range", {"options": {"min_fan": -5}}),
+    ("horses_range", {"options": {"horses_with_ghost": 99}}),
+    ("fan_value_type", {"options": {}, "hands": {"chicken": "lots"}}),
+    ("fan_value_negative", {"options": {}, "specials": {"full_flush": -1}}),
+    ("kong_units_type", {"options": {}, "kongs": {"fed": {"each": "x"}}}),
+]
+
+
+@pytest.mark.xfail(reason="BUG: rule-set files are checked for keys only; wrong values (ghosts='rainbow', "
+                   "cap='3', hands.chicken='lots', kong units 'x') load silently and fail later per request, "
+                   "e.g. a ValueError from _resolve", strict=True)
+@pytest.mark.parametrize("extra", [pytest.param(r[1], id=r[0]) for r in FILE_VALUE_ROWS])
+def test_file_values_are_validated_on_load(extra) -> None:
+    with pytest.raises(ValueError):
+        rules._check_file("x", {**BASE_FILE, **extra})
