@@ -26,6 +26,18 @@ SIDES = ((0, 1), (1, 3), (3, 2), (2, 0))  # bottom edges of the four sides, goin
 FACE_SRC = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
 
 
+def _rounded(radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Coverage of a face with rounded corners, and a rim shading that darkens its last few pixels."""
+    yy, xx = np.mgrid[:FACE_H, :FACE_W].astype(np.float32) + 0.5
+    dx = np.maximum(np.abs(xx - FACE_W / 2) - (FACE_W / 2 - radius), 0)
+    dy = np.maximum(np.abs(yy - FACE_H / 2) - (FACE_H / 2 - radius), 0)
+    inside = radius - np.hypot(dx, dy)  # distance to the rounded outline
+    return np.clip(inside, 0, 1), (0.78 + 0.22 * np.clip(inside / 4, 0, 1))[..., None]
+
+
+FACE_ALPHA, FACE_RIM = _rounded(0.09 * FACE_W)
+
+
 @dataclass(frozen=True)
 class Camera:
     rotation: np.ndarray  # rows: camera x (right), y (down), z (forward) in world coordinates
@@ -81,7 +93,7 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     focal = 0.5 * max(w, h) / np.tan(fov / 2)
     lowest = np.degrees(fov) / 2 + 12  # the far edge of the frame stays well below the horizon
     elevation = np.radians(rng.uniform(lowest, 88 if high else lowest + 10))
-    azimuth, roll = np.radians(rng.uniform(-25, 25)), np.radians(rng.uniform(-15, 15))
+    azimuth, roll = np.radians(rng.uniform(-20, 20)), np.radians(rng.normal(0, 6))
     away = np.array([-np.sin(azimuth), np.cos(azimuth), 0])  # horizontal direction the camera faces
     forward = np.cos(elevation) * away - np.sin(elevation) * np.array([0, 0, 1])
     up = np.sin(elevation) * away + np.cos(elevation) * np.array([0, 0, 1])
@@ -177,13 +189,9 @@ def _warp_face(image: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: np.n
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
     matrix = cv2.getPerspectiveTransform(FACE_SRC, np.float32(quad - [x0, y0]))
     roi = image[y0:y1, x0:x1]
-    face = cv2.warpPerspective(art, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(np.ones(art.shape[:2], np.float32), matrix, (x1 - x0, y1 - y0))[..., None]
-    lit = face.astype(np.float32) * shade
-    roi[:] = np.clip(roi * (1 - alpha) + lit * alpha, 0, 255).astype(np.uint8)
-    edge = np.round(quad * 16).astype(np.int32)
-    rim = np.float32(art[0, FACE_W // 2]) * shade * 0.8  # a slightly darker rim where the face meets the body
-    cv2.polylines(image, [edge], True, np.clip(rim, 0, 255).tolist(), 1, cv2.LINE_AA, shift=4)
+    face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(FACE_ALPHA, matrix, (x1 - x0, y1 - y0))[..., None]
+    roi[:] = np.clip(roi * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
 
 
 def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int]) -> np.ndarray:

@@ -39,12 +39,14 @@ def _felt(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 def _wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     yy, xx = np.mgrid[:shape[0], :shape[1]].astype(np.float32)
     along, across = (xx, yy) if rng.random() < 0.5 else (yy, xx)
-    warp = smooth_noise(rng, shape, 6) * rng.uniform(8, 25)
-    rings = 0.5 + 0.5 * np.sin((across + warp) * rng.uniform(0.15, 0.4) + 0.004 * along)
-    plank = rng.uniform(80, 250)
+    warp = smooth_noise(rng, shape, 5) * rng.uniform(20, 60) + smooth_noise(rng, shape, 23) * 4
+    rings = 0.5 + 0.5 * np.sin((across + warp) * rng.uniform(0.06, 0.16))
+    plank = rng.uniform(120, 300)
     seams = (np.abs(((across + 0.5 * plank) % plank) - 0.5 * plank) > 1.5).astype(np.float32)
-    fibre = cv2.blur(rng.normal(0, 1, shape).astype(np.float32), (1, 9) if along is xx else (9, 1))
-    light = (0.82 + 0.18 * rings + 0.05 * fibre) * (0.6 + 0.4 * seams)
+    streak = (1, 41) if along is yy else (41, 1)  # fibres run along the planks
+    fibre = cv2.blur(rng.normal(0, 1, shape).astype(np.float32), streak) * 4
+    tone = smooth_noise(rng, shape, 7)
+    light = (0.85 + 0.1 * rings ** 3 + 0.06 * fibre + 0.06 * tone) * (0.65 + 0.35 * seams)
     return _colour(rng, WOOD) * light[..., None]
 
 
