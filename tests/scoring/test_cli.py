@@ -67,6 +67,20 @@ def test_json_missing_file(capsys, tmp_path) -> None:
     assert json.loads(capsys.readouterr().out)["errors"][0]["code"] == "bad_request"
 
 
+def test_json_directory_is_a_bad_request(capsys, tmp_path) -> None:
+    assert main(["score", "--json", str(tmp_path)]) == 2
+    assert json.loads(capsys.readouterr().out)["errors"][0]["code"] == "bad_request"
+
+
+@pytest.mark.xfail(reason="BUG: a request file that is not UTF-8 raises UnicodeDecodeError (traceback, exit 1) "
+                   "instead of {errors: [bad_request]} and exit 2", strict=True)
+def test_json_file_not_utf8(capsys, tmp_path) -> None:
+    path = tmp_path / "request.json"
+    path.write_bytes(b'\xff\xfe{"hand": {}}')
+    assert main(["score", "--json", str(path)]) == 2
+    assert json.loads(capsys.readouterr().out)["errors"][0]["code"] == "bad_request"
+
+
 # ---- every request shape of DESIGN.md's example request ------------------------------------------------------
 
 SHAPE_ROWS = [
