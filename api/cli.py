@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
+
+DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    # Worker processes build their own app (uvicorn imports the factory in each), so the data directory
+    # reaches them through the environment.
+    os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
+    uvicorn.run("api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
+                workers=args.workers, access_log=args.access_log)
+    return 0
+
+
+def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from api.app import create_app
 
-    uvicorn.run(create_app(Path(args.data_dir)), host=args.host, port=args.port)
-    return 0
+    return create_app(Path(os.environ[DATA_DIR_VARIABLE]))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,4 +32,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--data-dir", default="fanshot-data",
                         help="where photos and confirmations are stored (default ./fanshot-data)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (one per core for throughput)")
+    parser.add_argument("--access-log", action="store_true", help="log every request")
     parser.set_defaults(run=serve)
