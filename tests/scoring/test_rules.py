@@ -264,3 +264,13 @@ FILE_VALUE_ROWS = [
 def test_file_values_are_validated_on_load(extra) -> None:
     with pytest.raises(ValueError):
         rules._check_file("x", {**BASE_FILE, **extra})
+
+
+@pytest.mark.xfail(reason="BUG: options.fans values have no upper bound: full_flush=1024 makes points 2**1024 and "
+                   "tidy() raises OverflowError (1023 returns a 300-digit payment); cap/min_fan are bounded 0..64",
+                   strict=True)
+@pytest.mark.parametrize("value", [1024, 10**7])
+def test_huge_fan_override_is_refused(value) -> None:
+    with pytest.raises(ScoringError) as caught:
+        score({"options": {"fans": {"full_flush": value}}, "hand": {"concealed": "123m456m789m234m11m"}})
+    assert caught.value.code == "bad_option"
