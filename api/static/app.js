@@ -15,6 +15,7 @@ const state = {
   flowers: [],
   melds: [], // {kind, tiles: [id], fed_by}
   winning: null, // tile id
+  marking: null, // id of the tile whose box is being drawn on the photo
   rulesets: [],
   nextId: 100000,
 };
@@ -436,12 +437,58 @@ function openPicker(id) {
     moveTile(id, meld.tiles);
   }]);
   if (!state.flowers.includes(id)) actions.push(["→ Flowers", () => moveTile(id, state.flowers)]);
+  if (state.recognition) actions.push([tile.box ? "□ Redraw its box" : "□ Mark it on the photo", () => startMarking(id)]);
   actions.push(["🗑 Remove", () => removeTile(id)]);
   showPicker(`${tileName(tile.code)}${sure}`, (code) => setCode(id, code), tile.alternatives, actions);
 }
 
 function openPalette(target) {
   showPicker("Add a tile", (code) => moveTile(addTile(code), target), [], []);
+}
+
+// ---- drawing a box for a tile the recogniser missed (or boxed badly): its label for the dataset --------
+
+function startMarking(id) {
+  state.marking = id;
+  $("photo").classList.add("marking");
+  setStatus($("photo-status"), `Drag a box around the ${tileName(state.tiles.get(id).code)} on the photo.`);
+  $("photo").scrollIntoView({ block: "center" });
+}
+
+function photoPoint(event) {
+  const rect = $("photo-image").getBoundingClientRect();
+  const { width, height } = state.recognition.image;
+  const clamp = (value) => Math.min(Math.max(value, 0), 1);
+  return [clamp((event.clientX - rect.left) / rect.width) * width, clamp((event.clientY - rect.top) / rect.height) * height];
+}
+
+function wireMarking() {
+  const photo = $("photo");
+  let start = null;
+  const boxFrom = (end) => [Math.min(start[0], end[0]), Math.min(start[1], end[1]), Math.max(start[0], end[0]), Math.max(start[1], end[1])];
+  photo.addEventListener("pointerdown", (event) => {
+    if (state.marking === null) return;
+    event.preventDefault();
+    photo.setPointerCapture(event.pointerId);
+    start = photoPoint(event);
+  });
+  photo.addEventListener("pointermove", (event) => {
+    if (start === null) return;
+    state.tiles.get(state.marking).box = boxFrom(photoPoint(event));
+    renderBoxes();
+  });
+  photo.addEventListener("pointerup", (event) => {
+    if (start === null) return;
+    const [x1, y1, x2, y2] = boxFrom(photoPoint(event));
+    const tile = state.tiles.get(state.marking);
+    tile.box = x2 - x1 >= 2 && y2 - y1 >= 2 ? [x1, y1, x2, y2] : null; // a tap is not a box
+    tile.edited = true;
+    start = null;
+    state.marking = null;
+    photo.classList.remove("marking");
+    setStatus($("photo-status"), tile.box ? "Box drawn." : "No box drawn: drag across the tile.");
+    render();
+  });
 }
 
 // ---- wiring ---------------------------------------------------------------------------------------------------
@@ -479,7 +526,9 @@ async function save() {
   const status = $("save-status");
   try {
     const saved = await api("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, confirmationRequest());
-    setStatus(status, `Saved ✓ ${saved.tiles.length} labelled tiles (${new Date(saved.confirmed_at).toLocaleTimeString()}).`);
+    const unboxed = placedIds().size - saved.tiles.length;
+    setStatus(status, `Saved ✓ ${saved.tiles.length} labelled tiles (${new Date(saved.confirmed_at).toLocaleTimeString()})` +
+      (unboxed ? `; ${unboxed} without a box on the photo — mark them so the example teaches the model every tile.` : "."));
   } catch (error) {
     setStatus(status, `Not saved: ${error.message}`, true);
   }
@@ -500,6 +549,7 @@ async function start() {
     radio.addEventListener("change", () => { $("discarder-field").hidden = radio.value !== "discard" || !radio.checked; });
   }
   $("ruleset").addEventListener("change", renderRulesetFields);
+  wireMarking();
   render();
   try {
     state.rulesets = await api("GET", "/v1/rulesets");

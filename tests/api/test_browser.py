@@ -75,3 +75,25 @@ def test_upload_fix_score_save(server, page):
     stored = httpx.get(f"{server}/v1/recognitions/{recognition_id}").json()["confirmation"]
     assert stored["tiles"][MISREAD]["code"] == "3m"
     assert stored["hand"]["concealed"] == "123m456p789s11122z"
+
+
+def test_a_missed_tile_is_added_and_marked_on_the_photo(server, page):
+    page.goto(server)
+    page.set_input_files("#photo-input", real_photo())
+    sync_api.expect(page.locator(".box")).to_have_count(14)
+    page.locator("#flowers .add-tile").click()
+    page.locator("#palette .pick[data-code='1f']").click()
+    page.locator("#flowers .tile-button").click()
+    page.get_by_role("button", name="□ Mark it on the photo").click()
+    photo = page.locator("#photo-image").bounding_box()
+    page.mouse.move(photo["x"] + 10, photo["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(photo["x"] + 40, photo["y"] + 50, steps=3)
+    page.mouse.up()
+    sync_api.expect(page.locator(".box")).to_have_count(15)
+    page.locator("#save-button").click()
+    sync_api.expect(page.locator("#save-status")).to_contain_text("15 labelled tiles")
+    recognition_id = page.evaluate("location.hash.slice(1)")
+    stored = httpx.get(f"{server}/v1/recognitions/{recognition_id}").json()["confirmation"]
+    [flower] = [tile for tile in stored["tiles"] if tile["code"] == "1f"]
+    assert flower["box"][2] - flower["box"][0] > 5 and stored["hand"]["flowers"] == "1f"
