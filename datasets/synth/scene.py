@@ -124,15 +124,16 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     corners = [tile_corners(tile, thick) for tile in tiles]
     camera = look_at(rng, np.concatenate(corners), (w, h), high=all(tile.pose != STANDING for tile in tiles))
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
-    image = _table(rng, camera, (w, h))
+    image = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2])
     image = _shadows(image, camera, corners, light, rng)
     body = np.float32(list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
     face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
     style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body))
+    tops = np.zeros((h, w), np.float32)  # where tile tops show: glossy
     order = np.argsort([-camera.to_camera(c.mean(axis=0, keepdims=True))[0, 2] for c in corners])
     for i in order:  # far to near
-        _draw_tile(image, camera, corners[i], faces.get(tiles[i].code, style.back), style)
-    image = _photo(image, rng)
+        _draw_tile(image, tops, camera, corners[i], faces.get(tiles[i].code, style.back), style)
+    image = _photo(_gloss(image, tops, rng), rng)
     return Scene(image, [RenderedTile(t.code, camera.project(c)) for t, c in zip(tiles, corners, strict=True)],
                  int(rng.integers(55, 96)))
 
@@ -156,7 +157,8 @@ def _shade(normal: np.ndarray, light: np.ndarray) -> float:
     return 0.55 + 0.5 * max(0.0, float(normal @ light))
 
 
-def _draw_tile(image: np.ndarray, camera: Camera, corners: np.ndarray, art: np.ndarray, style: _Style) -> None:
+def _draw_tile(image: np.ndarray, tops: np.ndarray, camera: Camera, corners: np.ndarray, art: np.ndarray,
+               style: _Style) -> None:
     centre = corners.mean(axis=0)
     to_eye = camera.centre - centre
     top_normal = _unit(np.cross(corners[TOP[3]] - corners[TOP[0]], corners[TOP[1]] - corners[TOP[0]]))
@@ -169,12 +171,13 @@ def _draw_tile(image: np.ndarray, camera: Camera, corners: np.ndarray, art: np.n
         split = [corners[k] + style.face_layer * (corners[k - 4] - corners[k]) for k in (a + 4, b + 4)]
         layers = ((corners[a], corners[b], split[1], split[0], style.body),
                   (split[0], split[1], corners[b + 4], corners[a + 4], style.ivory))
-        for *quad, colour in layers:
-            _fill(image, camera.project(np.array(quad)), colour * shade)
+        for *points, colour in layers:
+            _fill(image, camera.project(np.array(points)), colour * shade)
     if top_normal @ to_eye > 0:
-        _warp_face(image, art, camera.project(corners[list(TOP)]), _shade(top_normal, style.light) * style.face_tint)
+        quad, shade = camera.project(corners[list(TOP)]), _shade(top_normal, style.light) * style.face_tint
     else:  # the face is turned away: the back shows
-        _warp_face(image, style.back, camera.project(corners[list(BOTTOM)]), _shade(-top_normal, style.light))
+        art, quad, shade = style.back, camera.project(corners[list(BOTTOM)]), _shade(-top_normal, style.light)
+    _warp_face(image, tops, art, quad, shade)
 
 
 def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
@@ -182,8 +185,10 @@ def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
                        cv2.LINE_AA, shift=4)
 
 
-def _warp_face(image: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: np.ndarray | float) -> None:
-    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`."""
+def _warp_face(image: np.ndarray, tops: np.ndarray, art: np.ndarray, quad: np.ndarray,
+               shade: np.ndarray | float) -> None:
+    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`; mark it in
+    `tops`."""
     h, w = image.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
@@ -192,21 +197,57 @@ def _warp_face(image: np.ndarray, art: np.ndarray, quad: np.ndarray, shade: np.n
     face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
     alpha = cv2.warpPerspective(FACE_ALPHA, matrix, (x1 - x0, y1 - y0))[..., None]
     roi[:] = np.clip(roi * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
+    np.maximum(tops[y0:y1, x0:x1], alpha[..., 0], out=tops[y0:y1, x0:x1])
 
 
-def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int]) -> np.ndarray:
-    """The table texture seen through the camera: drawn on the table plane, warped into the image."""
+def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int], tiles_xy: np.ndarray) -> np.ndarray:
+    """The table texture, with a few flat objects (coins, chips, paper) clear of the tiles, seen through the
+    camera: drawn on the table plane, warped into the image."""
     w, h = size
     corners = _table_points(camera, np.float64([[0, 0], [w, 0], [w, h], [0, h]]))
     low, high = corners.min(axis=0), corners.max(axis=0)
     scale = min(1024 / max(high - low), 60.0)  # texture pixels per tile width
     tex_size = np.maximum(np.ceil((high - low) * scale).astype(int), 8)
     texture = table_texture(rng, (int(tex_size[1]), int(tex_size[0])))
+    _objects(texture, rng, (tiles_xy - low) * scale, scale)
     table_px = (corners - low) * scale
     matrix = cv2.getPerspectiveTransform(np.float32(table_px), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     warped = cv2.warpPerspective(np.clip(texture, 0, 255).astype(np.uint8), matrix, (w, h),
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     return warped
+
+
+def _objects(texture: np.ndarray, rng: np.random.Generator, tiles_px: np.ndarray, scale: float) -> None:
+    """Draw 0-3 coins, chips or paper slips on the texture, away from the tiles' box (pixel coordinates)."""
+    h, w = texture.shape[:2]
+    keep_out = np.concatenate([tiles_px.min(axis=0) - scale, tiles_px.max(axis=0) + scale])
+    for _ in range(rng.choice(4, p=[0.5, 0.25, 0.15, 0.1])):
+        centre = rng.uniform([0, 0], [w, h])
+        size = scale * rng.uniform(0.4, 1.2)
+        reach = 1.8 * size  # covers a turned slip too
+        if np.all(centre + reach > keep_out[:2]) and np.all(centre - reach < keep_out[2:]):
+            continue
+        colour = rng.uniform(30, 255, 3)
+        at, radius = tuple(np.round(centre).astype(int)), int(size)
+        if rng.random() < 0.6:  # a coin or chip: a disc with a ring
+            cv2.circle(texture, at, radius, colour.tolist(), -1, cv2.LINE_AA)
+            cv2.circle(texture, at, int(radius * 0.75), (colour * 0.8).tolist(), max(1, radius // 8), cv2.LINE_AA)
+        else:  # a slip of paper, turned
+            box = cv2.boxPoints((centre, (size * 3, size * 2), rng.uniform(0, 180)))
+            cv2.fillConvexPoly(texture, np.round(box).astype(np.int32), (rng.uniform(215, 250, 3)).tolist(),
+                               cv2.LINE_AA)
+
+
+def _gloss(image: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Half the time, a lamp's soft reflection across the tile tops it falls on."""
+    if rng.random() < 0.5:
+        return image
+    h, w = tops.shape
+    yy, xx = np.mgrid[:h, :w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    rx, ry = rng.uniform(0.05, 0.3, 2) * w
+    blob = np.exp(-((xx - cx) / rx) ** 2 - ((yy - cy) / ry) ** 2) * tops * rng.uniform(0.3, 0.8)
+    return (image + (255 - image.astype(np.float32)) * blob[..., None]).astype(np.uint8)
 
 
 def _table_points(camera: Camera, pixels: np.ndarray) -> np.ndarray:
