@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,7 +53,7 @@ Recognizer = Callable[[np.ndarray], dict[str, Any]]
 log = logging.getLogger(__name__)
 
 
-class ApiError(Exception):
+class Refusal(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
@@ -81,7 +83,7 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
     for index, tile in enumerate(confirmation.tiles):
         x1, y1, x2, y2 = tile.box
         if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
-            raise ApiError(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
+            raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
                            f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
     hand = confirmation.hand
     parse(hand.concealed, field="hand.concealed")
@@ -100,12 +102,12 @@ def scorer_refusals(*, unknown_ruleset: int = 422) -> Iterator[None]:
         yield
     except ScoringError as error:
         status = unknown_ruleset if error.code == "unknown_ruleset" else 422
-        raise ApiError(status, error.code, error.message) from None
+        raise Refusal(status, error.code, error.message) from None
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(ApiError)
-    async def api_error(_: Request, error: ApiError) -> JSONResponse:
+    @app.exception_handler(Refusal)
+    async def api_error(_: Request, error: Refusal) -> JSONResponse:
         return errors(error.status, {"code": error.code, "message": error.message})
 
     @app.exception_handler(PhotoError)
@@ -127,7 +129,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> JSONResponse:
-        log.exception("unhandled error", exc_info=error)  # the details go to the server log only
+        # Starlette re-raises the exception after this answer, so the server log gets the traceback.
         return errors(500, {"code": "internal", "message": "internal error; the server log has the details"})
 
 
@@ -138,6 +140,9 @@ def describe(item: dict[str, Any]) -> str:
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> FastAPI:
     store = Store(data_dir)
+    # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
+    # and hold more decoded photos in memory, so the rest wait their turn.
+    recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
     app = FastAPI(title="Fanshot", version="0.1.0",
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   responses={422: {"model": ErrorResponse}, 500: {"model": ErrorResponse}})
@@ -147,7 +152,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
 
     def found(value: Any, what: str, recognition_id: str) -> Any:
         if value is None:
-            raise ApiError(404, "not_found", f"no {what} with id {recognition_id!r}")
+            raise Refusal(404, "not_found", f"no {what} with id {recognition_id!r}")
         return value
 
     @app.get("/", include_in_schema=False)
@@ -162,13 +167,14 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
               responses={413: {"model": ErrorResponse}, 503: {"model": ErrorResponse}})
     def create_recognition(photo: PhotoUpload) -> JSONResponse:
         data = photo.file.read()
-        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
-        try:
-            result = recognize(pixels)
-        except (ModuleNotFoundError, FileNotFoundError) as missing:
-            log.error("recognizer unavailable: %s", missing)
-            raise ApiError(503, "model_unavailable", "the tile recognizer is not installed on this server") \
-                from missing
+        with recognition_slots:
+            pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+            try:
+                result = recognize(pixels)
+            except (ModuleNotFoundError, FileNotFoundError) as missing:
+                log.error("recognizer unavailable: %s", missing)
+                raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
+                    from missing
         stored = store.add_recognition(result, data, *media_type(data))
         return JSONResponse({**stored, "confirmation": None}, status_code=201,
                             headers={"Location": f"/v1/recognitions/{stored['id']}"})

@@ -18,13 +18,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ApiError(BaseModel):
+class ErrorItem(BaseModel):
     code: str
     message: str
 
 
 class ErrorResponse(BaseModel):
-    errors: list[ApiError]
+    errors: list[ErrorItem]
 
 
 class Meld(Strict):
