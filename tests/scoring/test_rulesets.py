@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import ScoringError, score
+from scoring import ScoringError, score, tiles
 
 CHICKEN = "123m456p789s555s11z"  # 鸡胡: mixed suits, one pung that is no wind or dragon
 ELEVEN = "123m456p789s11z"  # beside a kong
@@ -445,3 +445,56 @@ def test_response_names_ruleset_and_every_option() -> None:
 
 def test_default_ruleset_is_jipinghu() -> None:
     assert score({"hand": {"concealed": CHICKEN}})["ruleset"] == J
+
+
+# ---- tuidaohu horses and kongs, qianggang kongs (RULES.md rule sets 2 and 4) ------------------------------------
+
+HORSE_COUNT_ROWS = [
+    # (id, ruleset, options, concealed, ghosts, horses, hits, per-payer amount)
+    ("tuidaohu_6_without_ghost", T, None, CHICKEN, None, "159m2p3s4z", 3, 4),
+    ("tuidaohu_4_with_ghost", T, {"ghosts": "white"}, "123m456p789s555s1z5z", None, "1p5s9m4z", 3, 4),
+    ("tuidaohu_option_8", T, {"horses_without_ghost": 8}, CHICKEN, None, "1111p9999p", 8, 9),
+    ("tuidaohu_option_2_with_ghost", T, {"ghosts": "flip", "horses_with_ghost": 2}, "123m456p789s555s1z9p",
+     "9p", "7z3z", 1, 2),
+    ("qianggang_6", Q, None, CHICKEN, None, "2p3p4p6p7p8p", 0, 1),
+    ("tuidaohu_big_hand_times_horses", T, None, ALL_PUNGS, None, "1z7z5m2m3m4m", 3, 8),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "concealed", "ghosts", "horses", "hits", "per_payer"),
+                         [pytest.param(*r[1:], id=r[0]) for r in HORSE_COUNT_ROWS])
+def test_horses(ruleset, options, concealed, ghosts, horses, hits, per_payer) -> None:
+    context = {"seat_wind": "1z", "horses": horses, **({"ghosts": ghosts} if ghosts else {})}
+    request = {"ruleset": ruleset, "hand": {"concealed": concealed}, "context": context}
+    if options:
+        request["options"] = options
+    response = score(request)
+    assert response["horses"] == {"tiles": tiles.to_string(tiles.parse(horses)), "hits": hits}
+    assert response["per_payer"] == per_payer
+    assert response["payments"]["1z"] == 3 * per_payer
+
+
+KONG_ROWS = [
+    # (id, ruleset, kong meld, stake, kong payments by seat) -- the winner is 2z, self-draw
+    ("tuidaohu_concealed_each_2", T, {"kind": "kong", "tiles": "2222s", "concealed": True}, {},
+     {"1z": 2, "3z": 2, "4z": 2}),
+    ("tuidaohu_fed_discarder_3", T, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {}, {"4z": 3}),
+    ("tuidaohu_added_each_1", T, {"kind": "kong", "tiles": "2222s", "added": True}, {}, {"1z": 1, "3z": 1, "4z": 1}),
+    ("tuidaohu_times_unit", T, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {"unit": 5}, {"4z": 15}),
+    ("qianggang_concealed_kong_stake", Q, {"kind": "kong", "tiles": "2222s", "concealed": True}, {"kong": 20},
+     {"1z": 20, "3z": 20, "4z": 20}),
+    ("qianggang_fed_kong_stake", Q, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {"kong": 5},
+     {"1z": 5, "3z": 5, "4z": 5}),
+    ("jipinghu_no_kong_payments", J, {"kind": "kong", "tiles": "2222s", "concealed": True}, {}, {}),
+    ("xinzhang_no_kong_payments", X, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {}, {}),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "meld", "stake", "kong_payments"),
+                         [pytest.param(*r[1:], id=r[0]) for r in KONG_ROWS])
+def test_kong_payments(ruleset, meld, stake, kong_payments) -> None:
+    request = {"ruleset": ruleset, "options": {"min_fan": 0} if ruleset == X else {},
+               "hand": {"concealed": ELEVEN, "melds": [meld]}, "context": {"seat_wind": "2z", "stake": stake}}
+    response = score(request)
+    assert response["kong_payments"] == kong_payments
+    assert sum(response["payments"].values()) == 0
