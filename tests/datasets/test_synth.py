@@ -19,7 +19,8 @@ from datasets.synth.dataset import hand_requests, has_concealed_kong, jitter_box
 from datasets.synth.drawn import drawn_faces
 from datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, grid_faces, load_face_sets, save_face_set
 from datasets.synth.layout import place_hand
-from datasets.yolo import parse_labels
+from datasets.synth.scene import RenderedTile
+from datasets.yolo import format_labels, parse_labels
 from scoring.generate import corpus
 from scoring.score import score
 from scoring.tiles import BACK, parse
@@ -100,23 +101,30 @@ def test_a_share_of_requests_have_concealed_kongs() -> None:
         score(request)
 
 
-def test_labels_match_the_rendered_scene() -> None:
-    requests = corpus(6, 11) + [KONG_REQUEST]
-    for index, request in enumerate(requests):
-        example = render_example(index, 11, request, SETS)
-        h, w = example.scene.image.shape[:2]
-        written = parse_labels("".join(f"{b.cls} {b.cx:.6f} {b.cy:.6f} {b.w:.6f} {b.h:.6f}\n"
-                                       for b in example.boxes), "labels", len(CLASSES))
-        assert len(written) == len(example.scene.tiles) == hand_size(request["hand"])
-        for tile, box in zip(example.scene.tiles, written, strict=True):
-            assert CLASSES[box.cls] == tile.code
-            x1, y1 = tile.corners.min(axis=0)
-            x2, y2 = tile.corners.max(axis=0)
-            assert x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h  # the whole tile is in the picture
-            tol = 1e-5
-            assert box.cx - box.w / 2 <= x1 / w + tol and box.cx + box.w / 2 >= x2 / w - tol
-            assert box.cy - box.h / 2 <= y1 / h + tol and box.cy + box.h / 2 >= y2 / h - tol
-            assert box.w * w < 3 * (x2 - x1) + 1  # and not much more than the tile
+def assert_labels_fit(text: str, tiles: list[RenderedTile], size: tuple[int, int]) -> None:
+    """Each label line has its tile's class and exactly its silhouette's bounding box, inside the image."""
+    w, h = size
+    labels = parse_labels(text, "labels", len(CLASSES))
+    assert len(labels) == len(tiles)
+    tol = 2e-6  # label files keep six decimals
+    for tile, box in zip(tiles, labels, strict=True):
+        assert CLASSES[box.cls] == tile.code
+        (x1, y1), (x2, y2) = tile.corners.min(axis=0) / [w, h], tile.corners.max(axis=0) / [w, h]
+        assert min(x1, y1) >= 0 and max(x2, y2) <= 1  # the whole tile is in the picture
+        assert box.cx - box.w / 2 <= x1 + tol and box.cx + box.w / 2 >= x2 - tol
+        assert box.cy - box.h / 2 <= y1 + tol and box.cy + box.h / 2 >= y2 - tol
+        assert box.w <= x2 - x1 + 2 * tol and box.h <= y2 - y1 + 2 * tol
+
+
+def test_written_labels_match_the_rendered_scene(tmp_path: Path) -> None:
+    synth_dataset(tmp_path, 5, 11, workers=1)
+    for index, request in enumerate(hand_requests(5, 11)):
+        scene = render_example(index, 11, request, SETS).scene
+        text = (tmp_path / "labels" / f"synth_{index:06d}.txt").read_text()
+        assert_labels_fit(text, scene.tiles, scene.image.shape[1::-1])
+        assert len(scene.tiles) == hand_size(request["hand"])
+    example = render_example(0, 11, KONG_REQUEST, SETS)
+    assert_labels_fit(format_labels(example.boxes), example.scene.tiles, example.scene.image.shape[1::-1])
 
 
 def test_tiles_are_drawn_where_their_labels_are() -> None:
