@@ -143,6 +143,8 @@ SOURCES = (
     Source("drawn", "fonts-wqy-microhei", "usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
            "Apache-2.0 or GPL-3.0-or-later with font exception (the font); the drawing is ours",
            "WenQuanYi Micro Hei", drawn_faces),
+    Source("drawn-kai", "fonts-arphic-ukai", "usr/share/fonts/truetype/arphic/ukai.ttc",
+           "Arphic Public License (the font); the drawing is ours", "Arphic Technology, AR PL UKai", drawn_faces),
 )
 SOURCE_NAMES = tuple(source.name for source in SOURCES)
 
