@@ -115,12 +115,13 @@ class DetectedTile(BaseModel):
 Box = tuple[float, float, float, float]
 
 
-class LabelledTile(Strict):
+class LabelledTile(BaseModel):
+    # Other keys are ignored: a client may echo the recognition's tiles (confidence, alternatives) back.
     code: TileCode
     box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
 
 
-class Confirmation(Strict):
+class Confirmation(BaseModel):
     """The corrected reading of a photo: each visible tile with its box (the training labels); the hand."""
 
     tiles: list[LabelledTile] = Field(max_length=200)

@@ -111,7 +111,7 @@ def malformed(change):
     (malformed(lambda body: body["tiles"][0].pop("box")), "bad_request"),
     (malformed(lambda body: body.pop("hand")), "bad_request"),
     (malformed(lambda body: body["hand"].update(concealed="123x")), "bad_tile"),
-    (malformed(lambda body: body.update(extra=1)), "bad_request"),
+    (malformed(lambda body: body["hand"].update(extra=1)), "bad_request"),
     (lambda recognition: [1, 2, 3], "bad_request"),
 ])
 def test_malformed_confirmations_are_422(client, recognition, make, code):
@@ -191,3 +191,12 @@ def test_undecodable_bodies_are_422(client, recognition):
 def test_wrong_method_says_what_is_allowed(client):
     response = client.delete("/v1/score")
     assert response.status_code == 405 and response.headers["allow"] == "POST"
+
+
+def test_recognised_tiles_can_be_echoed_back_as_the_confirmation(client, recognition):
+    tiles = [dict(tile) for tile in recognition["tiles"]]  # with confidence and alternatives
+    tiles[MISREAD]["code"] = "3m"
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation",
+                          json={"tiles": tiles, "hand": WINNING_HAND})
+    assert response.status_code == 200, response.text
+    assert response.json()["tiles"][MISREAD] == {"code": "3m", "box": recognition["tiles"][MISREAD]["box"]}
