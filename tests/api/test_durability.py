@@ -1,9 +1,11 @@
 """A confirmation the server has acknowledged survives the server being killed (SIGKILL, no shutdown)."""
 
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -55,3 +57,9 @@ def test_acknowledged_confirmation_survives_a_kill(tmp_path):
     finally:
         server.kill()
         server.wait()
+
+
+def test_the_database_is_in_wal_mode(tmp_path):
+    Store(tmp_path)
+    with closing(sqlite3.connect(tmp_path / "fanshot.sqlite3")) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
