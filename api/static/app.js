@@ -496,6 +496,7 @@ function wireMarking() {
 async function upload(file) {
   const status = $("photo-status");
   setStatus(status, "Reading the tiles…");
+  document.body.classList.add("busy");
   $("photo-image").src = URL.createObjectURL(file);
   $("photo").hidden = false;
   $("boxes").replaceChildren();
@@ -510,6 +511,9 @@ async function upload(file) {
     render();
   } catch (error) {
     setStatus(status, `Could not read the photo: ${error.message}`, true);
+  } finally {
+    document.body.classList.remove("busy");
+    $("photo-input").value = ""; // the same photo may be chosen again
   }
 }
 
@@ -536,7 +540,11 @@ async function save() {
 
 async function start() {
   for (const select of document.querySelectorAll("select.seat")) seatOptions(select, select.classList.contains("optional"));
-  $("discarder").value = "2z";
+  const keepDiscarderApart = () => { // nobody wins on their own discard
+    if ($("discarder").value === $("seat_wind").value) $("discarder").value = SEATS.find((seat) => seat !== $("seat_wind").value);
+  };
+  $("seat_wind").addEventListener("change", keepDiscarderApart);
+  keepDiscarderApart();
   $("photo-input").addEventListener("change", (event) => event.target.files[0] && upload(event.target.files[0]));
   $("score-button").addEventListener("click", score);
   $("save-button").addEventListener("click", save);
