@@ -317,7 +317,8 @@ function changesOf(suggestion) {
 }
 
 function renderSuggestions() {
-  const suggestions = state.recognition?.suggestions ?? [];
+  const applied = (suggestion) => changesOf(suggestion).every((change) => state.tiles.get(change.tile)?.code === change.to);
+  const suggestions = (state.recognition?.suggestions ?? []).filter((suggestion) => !applied(suggestion));
   $("suggestions-section").hidden = suggestions.length === 0;
   $("suggestions").replaceChildren(...suggestions.map((suggestion) => {
     const item = document.createElement("li");
@@ -438,7 +439,7 @@ function openPicker(id) {
   }]);
   if (!state.flowers.includes(id)) actions.push(["→ Flowers", () => moveTile(id, state.flowers)]);
   if (state.recognition) actions.push([tile.box ? "□ Redraw its box" : "□ Mark it on the photo", () => startMarking(id)]);
-  actions.push(["🗑 Remove", () => removeTile(id)]);
+  actions.push(["✕ Remove", () => removeTile(id)]);
   showPicker(`${tileName(tile.code)}${sure}`, (code) => setCode(id, code), tile.alternatives, actions);
 }
 
