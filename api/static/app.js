@@ -317,7 +317,10 @@ function changesOf(suggestion) {
 }
 
 function renderSuggestions() {
-  const applied = (suggestion) => changesOf(suggestion).every((change) => state.tiles.get(change.tile)?.code === change.to);
+  const applied = (suggestion) => {
+    const changes = changesOf(suggestion);
+    return changes.length > 0 && changes.every((change) => state.tiles.get(change.tile)?.code === change.to);
+  };
   const suggestions = (state.recognition?.suggestions ?? []).filter((suggestion) => !applied(suggestion));
   $("suggestions-section").hidden = suggestions.length === 0;
   $("suggestions").replaceChildren(...suggestions.map((suggestion) => {
