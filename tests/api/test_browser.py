@@ -77,10 +77,13 @@ def test_upload_fix_score_save(server, page):
     assert stored["hand"]["concealed"] == "123m456p789s11122z"
 
 
-def test_a_missed_tile_is_added_and_marked_on_the_photo(server, page):
+def test_suggestion_applied_and_a_missed_tile_marked_on_the_photo(server, page):
     page.goto(server)
     page.set_input_files("#photo-input", real_photo())
     sync_api.expect(page.locator(".box")).to_have_count(14)
+    page.locator("#suggestions button", has_text="Apply").click()
+    sync_api.expect(page.locator("#hand-summary")).to_contain_text("123m456p789s11122z")
+    sync_api.expect(page.locator("#suggestions-section")).to_be_hidden()
     page.locator("#flowers .add-tile").click()
     page.locator("#palette .pick[data-code='1f']").click()
     page.locator("#flowers .tile-button").click()
