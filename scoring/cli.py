@@ -83,7 +83,7 @@ def render_table(response: dict[str, Any]) -> str:
     flags = [flag for flag in ("capped", "limit") if response[flag]]
     lines += ["", f"  fan total {response['fan_total']}" + (f" ({', '.join(flags)})" if flags else ""),
               f"  points    {response['points']} per paying player",
-              "  payments  " + "  ".join(f"{seat} {amount:+g}" for seat, amount in response["payments"].items())]
+              "  payments  " + "  ".join(f"{seat} {amount:+,}" for seat, amount in response["payments"].items())]
     if response["liable"]:
         lines.append(f"  liable    {response['liable']} pays for all three (包)")
     lines += [f"  warning   {w}" for w in response["warnings"]]
@@ -115,11 +115,15 @@ def _read_json(path: str | None) -> Any:
         text = sys.stdin.read() if path in (None, "-") else Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise ScoringError("bad_request", f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScoringError("bad_request", f"{path} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise ScoringError("bad_request", f"not valid JSON: {error.msg} at line {error.lineno} "
                            f"column {error.colno}") from None
+    except RecursionError:
+        raise ScoringError("bad_request", "the JSON is nested too deeply to be a score request") from None
 
 
 def run_rulesets(args: argparse.Namespace) -> int:

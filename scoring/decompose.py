@@ -13,7 +13,11 @@ from scoring import tiles as t
 from scoring.hand import Meld
 
 ORPHANS = tuple(t.INDEX[code] for code in t.TERMINALS + t.HONOUR_TILES)
-CHOW_STARTS = tuple(s * 9 + r for s in range(3) for r in range(7))
+# Identities a group made of ghosts alone may take: one of each kind the patterns tell apart (every honour;
+# per suit a terminal, a simple and the other terminal; chows low, middle, high) — not all 34 x 21, which
+# would make a hand with many ghosts take seconds.
+GHOST_TILES = tuple(s * 9 + r for s in range(3) for r in (0, 4, 8)) + tuple(range(27, 34))
+GHOST_CHOW_STARTS = tuple(s * 9 + r for s in range(3) for r in (0, 3, 6))
 GROUP_SIZES = {"chow": 3, "pung": 3, "kong": 4, "pair": 2, "single": 1}
 
 
@@ -123,13 +127,13 @@ def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool,
 
 
 def _ghost_only(ghosts: int, sets: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """Groups made of ghosts alone: each may be any pung, chow or pair."""
+    """Groups made of ghosts alone: each may be a pung, chow or pair of any identity in GHOST_TILES."""
     if ghosts != 3 * sets + 2 * need_pair:
         return ()
     if ghosts == 0:
         return ((),)
-    set_options = [Group("pung", i) for i in range(34)] + [Group("chow", s) for s in CHOW_STARTS]
-    pair_options = [Group("pair", i) for i in range(34)] if need_pair else [None]
+    set_options = [Group("pung", i) for i in GHOST_TILES] + [Group("chow", s) for s in GHOST_CHOW_STARTS]
+    pair_options = [Group("pair", i) for i in GHOST_TILES] if need_pair else [None]
     return tuple(tuple(sorted(g for g in (*chosen, pair) if g))
                  for chosen in combinations_with_replacement(set_options, sets) for pair in pair_options)
 
@@ -144,9 +148,13 @@ def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool) -> list[tupl
         singles += n % 2
     if singles > ghosts or len(pairs) > 7 or (ghosts - singles) != 2 * (7 - len(pairs)):
         return []
-    # leftover ghost pairs take identities not yet held (any would do; these keep the four-copy rule)
-    spare = [Group("pair", i) for i in range(34) if counts[i] == 0][: 7 - len(pairs)]
-    return [tuple(pairs + spare)]
+    # pairs of two ghosts may be any identity (the four-copy rule is checked on the whole arrangement)
+    found = []
+    for spare in combinations_with_replacement(GHOST_TILES, 7 - len(pairs)):
+        groups = pairs + [Group("pair", i) for i in spare]
+        if quads or len({g.first for g in groups}) == 7:
+            found.append(tuple(groups))
+    return found
 
 
 def _thirteen_orphans(counts: tuple[int, ...], ghosts: int) -> list[tuple[Group, ...]]:

@@ -75,10 +75,9 @@ def evaluate(ruleset: Ruleset, situation: Situation, flowers: int) -> Evaluation
     total += sum(item.fan for item in bonuses)
 
     floors = items_of("floors")
-    if floors:
-        floor = max(floors, key=lambda item: item.fan)
-        items.append(floor)
-        total = max(total, floor.fan)
+    if floors and (floor := max(floors, key=lambda item: item.fan)).fan > total:
+        items.append(floor)  # listed only when it raises the hand: the items then explain the total
+        total = floor.fan
     return Evaluation(tuple(items), total, capped, limit, _points(ruleset, situation, total, flowers))
 
 

@@ -95,7 +95,10 @@ def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], where: str) -> N
 
 
 def _seat(value: Any, where: str) -> str:
-    codes = t.parse(value, field=where) if isinstance(value, str) else None
+    try:
+        codes = t.parse(value, field=where) if isinstance(value, str) else None
+    except ScoringError:
+        codes = None
     if not codes or len(codes) != 1 or codes[0] not in t.SEATS:
         raise ScoringError("bad_context", f"{where}: expected a seat wind 1z-4z (or E S W N), got {value!r}")
     return codes[0]

@@ -82,6 +82,12 @@ def chicken(s: Situation) -> int:
     return 1
 
 
+@pattern("plain_win", "平胡", "Plain win")
+def plain_win(s: Situation) -> int:
+    """平胡 推倒胡自摸和牌的底分 / Plain win: the base of every tuidaohu win."""
+    return 1
+
+
 @pattern("all_chows", "平胡", "All chows", excludes=("chicken",))
 def all_chows(s: Situation) -> int:
     """平胡 四组顺子 / All chows: every set is a chow (option: the pair must be suited)."""

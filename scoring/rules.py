@@ -27,10 +27,27 @@ KONG_KINDS = ("concealed", "fed", "added")
 KONG_PAYERS = ("each", "discarder")
 POINTS_MODELS = ("doubling", "multiple")
 GHOST_MODES = {"none": 0, "white": 1, "flip": 1, "flip2": 2}  # mode -> number of ghost tiles named
-# Options whose value must come from a fixed set or range, beyond matching the default's type.
-CHOICES = {"ghosts": tuple(GHOST_MODES)}
-RANGES = {"cap": (-1, 64), "min_fan": (0, 64), "horses_with_ghost": (2, 20), "horses_without_ghost": (2, 20)}
-CAP_RELATIVE = re.compile(r"^cap(\+\d+)?$")
+MAX_FAN = 64  # bounds every fan value and cap: 2**64 points stay a finite number
+# Every option a rule set may have: its type and, where limited, the values allowed (cap -1: no cap).
+OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
+    "cap": (int, range(-1, MAX_FAN + 1)),
+    "min_fan": (int, range(0, MAX_FAN + 1)),
+    "chow": (bool, None),
+    "discard_win": (bool, None),
+    "flowers": (bool, None),
+    "seven_pairs": (bool, None),
+    "seven_pairs_quads": (bool, None),
+    "all_chows_suited_pair": (bool, None),
+    "ghosts": (str, tuple(GHOST_MODES)),
+    "discard_pays_all": (bool, None),
+    "liability_twelve_tiles": (bool, None),
+    "liability_big_hands": (bool, None),
+    "horses": (bool, None),
+    "horses_with_ghost": (int, range(2, 21)),
+    "horses_without_ghost": (int, range(2, 21)),
+    "horse_dragons": (str, ("rules", "seed")),
+}
+CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 
 
 @dataclass(frozen=True)
@@ -102,19 +119,26 @@ def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dic
         if key not in defaults:
             raise ScoringError("unknown_option", f"options.{key}: not an option of this rule set; "
                                f"known: {sorted(defaults) + ['fans']}")
-        _check_option_value(key, value, defaults[key])
+        _check_option_value(key, value)
     return overrides
 
 
-def _check_option_value(key: str, value: Any, default: Any) -> None:
+def _check_option_value(key: str, value: Any) -> None:
+    kind, allowed = OPTIONS[key]
     # bool is an int subclass: compare exact types so `true` never passes for a number.
-    if type(value) is not type(default):
-        raise ScoringError("bad_option", f"options.{key}: expected {type(default).__name__}, got {value!r}")
-    if key in CHOICES and value not in CHOICES[key]:
-        raise ScoringError("bad_option", f"options.{key}: {value!r} is not one of {list(CHOICES[key])}")
-    if key in RANGES and not RANGES[key][0] <= value <= RANGES[key][1]:
-        low, high = RANGES[key]
-        raise ScoringError("bad_option", f"options.{key}: {value} is outside {low}..{high}")
+    if type(value) is not kind:
+        raise ScoringError("bad_option", f"options.{key}: expected {kind.__name__}, got {value!r}")
+    if isinstance(allowed, range) and value not in allowed:
+        raise ScoringError("bad_option", f"options.{key}: {value} is outside {allowed.start}..{allowed.stop - 1}")
+    if isinstance(allowed, tuple) and value not in allowed:
+        raise ScoringError("bad_option", f"options.{key}: {value!r} is not one of {list(allowed)}")
+
+
+def _check_fan_value(value: Any, where: str) -> None:
+    relative = isinstance(value, str) and CAP_RELATIVE.match(value)
+    if not (type(value) is int and 0 <= value <= MAX_FAN) and not (relative and int(relative[2] or 0) <= MAX_FAN):
+        raise ScoringError("bad_option", f"{where}: expected a whole number 0..{MAX_FAN} or 'cap'/'cap+N', "
+                           f"got {value!r}")
 
 
 def _apply_fan_overrides(tables: dict[str, dict[str, Any]], overrides: Any) -> None:
@@ -126,9 +150,7 @@ def _apply_fan_overrides(tables: dict[str, dict[str, Any]], overrides: Any) -> N
             known = sorted(pid for entries in tables.values() for pid in entries)
             raise ScoringError("unknown_option", f"options.fans.{pid}: this rule set does not score it; "
                                f"known: {known}")
-        if not (type(value) is int and value >= 0) and not (isinstance(value, str) and CAP_RELATIVE.match(value)):
-            raise ScoringError("bad_option", f"options.fans.{pid}: expected a whole number >= 0 or "
-                               f"'cap'/'cap+N', got {value!r}")
+        _check_fan_value(value, f"options.fans.{pid}")
         for table in homes:
             tables[table][pid] = value
 
@@ -141,6 +163,14 @@ def _resolve(value: int | str, cap: int, where: str) -> int:
     return cap + int(value[4:] or 0)
 
 
+def _problems(check: Any, *args: Any) -> list[str]:
+    try:
+        check(*args)
+    except ScoringError as error:
+        return [error.message]
+    return []
+
+
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
     known = {"name", "zh", "en", "points", "options", "kongs", *VALUE_TABLES}
@@ -150,10 +180,17 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
         problems.append(f"name {raw.get('name')!r} differs from the file name")
     if raw.get("points") not in POINTS_MODELS:
         problems.append(f"points must be one of {POINTS_MODELS}")
+    for key, value in raw.get("options", {}).items():
+        known = key in OPTIONS
+        problems += _problems(_check_option_value, key, value) if known else [f"options.{key}: unknown option"]
     for table in VALUE_TABLES:
-        problems += [f"{table}.{pid}: unknown pattern" for pid in raw.get(table, {}) if pid not in PATTERNS]
+        for pid, value in raw.get(table, {}).items():
+            problems += [f"{table}.{pid}: unknown pattern"] if pid not in PATTERNS else \
+                _problems(_check_fan_value, value, f"{table}.{pid}")
     for kind, payers in raw.get("kongs", {}).items():
         if kind not in KONG_KINDS or set(payers) - set(KONG_PAYERS):
             problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
+        problems += [f"kongs.{kind}.{payer}: units must be a number >= 0" for payer, units in payers.items()
+                     if type(units) not in (int, float) or units < 0]
     if problems:
         raise ValueError(f"rule set file {name}.toml: " + "; ".join(problems))

@@ -33,12 +33,13 @@ def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> l
     """Every arrangement of the hand, in a canonical order (the tie-break: the first best one wins)."""
     real = [code for code in hand.concealed if code not in ghosts]
     held = len(hand.concealed) - len(real)
+    if held >= 4 and "four_ghosts" in ruleset.table("fixed_points"):
+        # 满鬼 wins whatever the shape, at a fixed value: no reading of the tiles can change it
+        counts = t.counts(real + [code for m in hand.melds for code in m.tiles])
+        return [Arrangement("four_ghosts", (), tuple(counts))]
     options = ruleset.options
     found = arrangements(t.counts(real), held, hand.melds, seven_pairs=options["seven_pairs"],
                          seven_pairs_quads=options["seven_pairs_quads"])
-    if held >= 4 and "four_ghosts" in ruleset.table("fixed_points"):
-        counts = t.counts(real + [code for m in hand.melds for code in m.tiles])
-        found.append(Arrangement("four_ghosts", (), tuple(counts)))
     return sorted(found, key=lambda a: (a.shape, a.groups))
 
 

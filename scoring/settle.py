@@ -8,9 +8,11 @@ from scoring import tiles as t
 from scoring.hand import Hand, Meld, WinContext
 from scoring.rules import Ruleset
 
-# A horse names a seat counted from the dealer (seed): 1 5 9 东 中 -> dealer, 2 6 南 發 -> next,
-# 3 7 西 白 -> opposite, 4 8 北 -> previous.
-HONOUR_HORSE_OFFSETS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3, "7z": 0, "6z": 1, "5z": 2}
+# A horse names a seat counted from the dealer: 1 5 9 东 -> dealer, 2 6 南 -> next, 3 7 西 -> opposite,
+# 4 8 北 -> previous. The dragons differ between the sources, so the rule sets choose (option horse_dragons):
+# RULES.md: 中 -> dealer, 發 -> next, 白 -> opposite; seed 000 (星辰): 中 -> next, 發 -> opposite, 白 -> previous.
+WIND_HORSE_OFFSETS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
+DRAGON_HORSE_OFFSETS = {"rules": {"7z": 0, "6z": 1, "5z": 2}, "seed": {"7z": 1, "6z": 2, "5z": 3}}
 
 
 @dataclass
@@ -23,23 +25,32 @@ class Settlement:
     fees: dict[str, float] = field(default_factory=dict)
 
 
-def horse_offset(code: str) -> int:
-    return HONOUR_HORSE_OFFSETS[code] if t.is_honour(code) else (t.rank(code) - 1) % 4
+def horse_offset(code: str, dragons: str = "rules") -> int:
+    if code in WIND_HORSE_OFFSETS:
+        return WIND_HORSE_OFFSETS[code]
+    if t.is_honour(code):
+        return DRAGON_HORSE_OFFSETS[dragons][code]
+    return (t.rank(code) - 1) % 4
 
 
-def horse_hits(horses: tuple[str, ...], winner: str) -> int:
+def horse_hits(horses: tuple[str, ...], winner: str, dragons: str = "rules") -> int:
     """Horses that name the winner's seat (offset from the dealer, who sits at 1z)."""
-    return sum(1 for code in horses if horse_offset(code) == t.SEATS.index(winner))
+    return sum(1 for code in horses if horse_offset(code, dragons) == t.SEATS.index(winner))
 
 
 def others(seat: str) -> list[str]:
     return [s for s in t.SEATS if s != seat]
 
 
-def _last_exposed_feeder(melds: tuple[Meld, ...], indices: set[str] | None = None) -> str | None:
-    """fed_by of the last exposed meld (of the given tiles), the one that completed the liability."""
+def _last_exposed_feeder(melds: tuple[Meld, ...], winner: str, indices: set[str] | None = None) -> str | None:
+    """The feeder of the last exposed meld (of the given tiles), the one that completed the liability."""
     exposed = [m for m in melds if not m.concealed and (indices is None or m.first in indices)]
-    return exposed[-1].fed_by if exposed else None
+    if not exposed:
+        return None
+    last = exposed[-1]
+    if last.kind == "chow" and last.fed_by is None:
+        return t.SEATS[(t.SEATS.index(winner) - 1) % 4]  # a chow is claimed only from the previous player
+    return last.fed_by
 
 
 def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None:
@@ -48,8 +59,12 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
         return context.liable
     if "robbing_kong" in context.special:
         return context.discarder  # the player whose kong was robbed
-    if "kong_replacement" in context.special and context.kong_fed_by:
-        return context.kong_fed_by  # 杠上开花包杠
+    if "kong_replacement" in context.special:
+        # 杠上开花包杠: the discarder of the kong just made (the last kong listed), when it was a 点杠
+        last_kong = [m for m in hand.melds if m.kind == "kong"][-1]
+        feeder = context.kong_fed_by or (None if last_kong.concealed or last_kong.added else last_kong.fed_by)
+        if feeder:
+            return feeder
     if context.win != "self_draw":
         return None
     options = ruleset.options
@@ -57,9 +72,9 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
     for honours, complete in ((t.WINDS, 4), (t.DRAGONS, 3)):
         shown = [m for m in hand.exposed_melds if m.first in honours]
         if options["liability_big_hands"] and len(shown) == complete:
-            return _last_exposed_feeder(hand.melds, set(honours))
+            return _last_exposed_feeder(hand.melds, context.seat_wind, set(honours))
     if options["liability_twelve_tiles"] and len(hand.exposed_melds) == 4:
-        return _last_exposed_feeder(hand.melds)  # 包先不包后: the feeder of the fourth meld
+        return _last_exposed_feeder(hand.melds, context.seat_wind)  # 包先不包后: the feeder of the fourth meld
     return None
 
 
@@ -92,7 +107,8 @@ def _kong_payments(ruleset: Ruleset, hand: Hand, context: WinContext, money: flo
 
 def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> Settlement:
     stake = context.stake
-    hits = horse_hits(context.horses, context.seat_wind) if context.horses is not None else None
+    hits = None if context.horses is None else \
+        horse_hits(context.horses, context.seat_wind, ruleset.options["horse_dragons"])
     per_payer = points * stake.unit * (1 + (hits or 0))
     liable = liable_seat(ruleset, hand, context)
     kong_money = stake.unit * (stake.kong if ruleset.points == "multiple" else 1)

@@ -84,7 +84,7 @@ def parse(text: str, *, field: str = "tiles", allow_flowers: bool = False) -> li
     for position, char in enumerate(text):
         if char.isspace():
             continue
-        if char.isdigit():
+        if char in "0123456789":  # not str.isdigit(): that admits ² and fullwidth digits
             digits.append((position, char))
         elif char in LETTER_ALIASES:
             if digits:

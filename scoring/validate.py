@@ -6,7 +6,7 @@ from collections import Counter
 
 from scoring import tiles as t
 from scoring.errors import ScoringError
-from scoring.hand import Hand, WinContext
+from scoring.hand import Hand, Stake, WinContext
 from scoring.rules import GHOST_MODES, Ruleset
 
 HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
@@ -95,6 +95,10 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
+    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(Stake(), key)]
+    if unused and ruleset.points != "multiple":
+        raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
+                           "the flower/kong/chicken stake numbers belong to qianggang")
     if context.horses is not None and not ruleset.options["horses"]:
         raise ScoringError("not_allowed", f"context.horses: rule set {ruleset.name} plays without horses")
 
