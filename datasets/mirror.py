@@ -72,6 +72,7 @@ def flip_boxes(boxes: Iterable[Box]) -> list[Box]:
 
 
 def sift_features(image: np.ndarray, mask: np.ndarray | None = None, limit: int = 1500) -> Features:
+    """Up to `limit` SIFT keypoints (inside `mask` if given) of a grey image."""
     keypoints, descriptors = cv2.SIFT_create(nfeatures=limit).detectAndCompute(image, mask)
     if descriptors is None:
         return Features(np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32))
@@ -157,6 +158,7 @@ def group_by_source(examples: Iterable[Example]) -> dict[str, list[Example]]:
 
 
 def judge_group(group: Sequence[Example], bank: GlyphBank) -> list[bool | None]:
+    """Mirrored / not / None (undetermined) for each variant of one source photo."""
     images = [read_gray(example.image) for example in group]
     first, first_flipped = sift_features(images[0]), sift_features(cv2.flip(images[0], 1))
     relative: list[bool | None] = [False]
