@@ -8,7 +8,15 @@ from pathlib import Path
 
 from datasets.classes import CLASS_INDEX, CLASSES, code_map
 from datasets.errors import DatasetError
-from datasets.yolo import Example, format_data_yaml, read_names, read_split, split_names, write_example
+from datasets.yolo import (
+    Example,
+    format_data_yaml,
+    place_file,
+    read_names,
+    read_split,
+    split_names,
+    write_example,
+)
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,8 @@ def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
 
 
 def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[SplitSummary]:
-    """Import `src` into `dst`; with `drop_mirrored`, leave out the train images found mirrored and those
-    whose mirroring cannot be decided (see datasets.mirror)."""
+    """Import `src` into `dst`, with the source's README files (attribution, licence); with `drop_mirrored`,
+    leave out the train images found mirrored and those whose mirroring cannot be decided (datasets.mirror)."""
     ensure_new_folder(dst)
     splits = read_dataset(src)
     mirrored: frozenset[Path] = frozenset()
@@ -77,6 +85,8 @@ def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[Sp
     kept = {split: [e for e in examples if e.image not in dropped]
             for split, examples in splits.items()}
     write_dataset(dst, kept)
+    for readme in sorted(src.glob("README*")) if src.is_dir() else ():  # attribution and licence travel along
+        place_file(readme, dst / readme.name)
     return [SplitSummary(split or ".", len(examples), sum(len(e.boxes) for e in examples),
                          sum(e.image in mirrored for e in splits[split]),
                          sum(e.image in undetermined for e in splits[split]))

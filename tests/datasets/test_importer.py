@@ -17,7 +17,9 @@ def test_import_remaps_classes_and_links_images(make_dataset, tmp_path: Path) ->
         "train": {"a_jpg.rf.01": "0 0.5 0.5 0.2 0.2\n4 0.1 0.1 0.3 0.1 0.3 0.3 0.1 0.3\n"},
         "valid": {"b": "2 0.5 0.5 0.1 0.1\n3 0.2 0.2 0.1 0.1\n"},
     })
+    (src / "README.md").write_text("CC BY 4.0, by someone")
     summaries = import_yolo(src, tmp_path / "dst")
+    assert (tmp_path / "dst" / "README.md").read_text() == "CC BY 4.0, by someone"
     assert [(s.split, s.images, s.boxes, s.mirrored + s.undetermined) for s in summaries] == [
         ("train", 1, 2, 0), ("valid", 1, 2, 0)]
     meta = parse_data_yaml((tmp_path / "dst" / "data.yaml").read_text(encoding="ascii"), "x")
