@@ -192,9 +192,6 @@ def test_seven_ghost_hand_is_fast() -> None:
     assert time.process_time() - started < 1.0
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(reason="BUG (performance): eight ghosts (flip2, 满鬼 anyway) take ~3 s of CPU per request: "
-                   "every ghost-only set/pair identity is enumerated and evaluated", strict=True)
 def test_eight_ghost_hand_is_fast() -> None:
     started = time.process_time()
     response = score({"ruleset": "tuidaohu", "options": {"ghosts": "flip2"},
@@ -214,14 +211,11 @@ GHOST_BEST_ROWS = [
     ("jipinghu_seven_pairs_ghost_pair_all_honours", "jipinghu", {"ghosts": "flip", "seven_pairs": True},
      "112233445566z9m9m", "9m", {"all_honours": 6}, 64),
 ]
-GHOST_PAIR_BUG = ("BUG: in 七对 a pair made of two ghosts is always read as the first tile not held (1m), not "
-                  "the value that scores best (77z here: 字一色)")
 
 
 @pytest.mark.parametrize(
     ("ruleset", "options", "concealed", "ghosts", "fans", "points"),
-    [pytest.param(*r[1:], id=r[0], marks=[pytest.mark.xfail(reason=GHOST_PAIR_BUG, strict=True)]
-                  if "seven_pairs" in r[0] else []) for r in GHOST_BEST_ROWS])
+    [pytest.param(*r[1:], id=r[0]) for r in GHOST_BEST_ROWS])
 def test_ghosts_take_the_best_value(ruleset, options, concealed, ghosts, fans, points) -> None:
     response = score({"ruleset": ruleset, "options": options, "hand": {"concealed": concealed},
                       "context": {"ghosts": ghosts}})

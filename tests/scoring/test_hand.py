@@ -51,7 +51,10 @@ BAD_MELD_ROWS = [
     ("not_an_object", ["pung", "111m"], "bad_request", "object"),
     ("bad_tiles", {"kind": "pung", "tiles": "111q"}, "bad_tile", "hand.melds[0].tiles"),
     ("fed_by_not_a_seat", {"kind": "pung", "tiles": "111m", "fed_by": "5z"}, "bad_context", "fed_by"),
-    ("fed_by_flower", {"kind": "pung", "tiles": "111m", "fed_by": "1f"}, "bad_tile", "fed_by"),
+    # a malformed seat string is a bad seat, whatever part of it fails to parse
+    ("fed_by_flower", {"kind": "pung", "tiles": "111m", "fed_by": "1f"}, "bad_context", "fed_by"),
+    ("fed_by_lowercase_letter", {"kind": "pung", "tiles": "111m", "fed_by": "e"}, "bad_context", "fed_by"),
+    ("fed_by_unknown_suit", {"kind": "pung", "tiles": "111m", "fed_by": "1x"}, "bad_context", "fed_by"),
 ]
 
 
@@ -129,6 +132,11 @@ BAD_CONTEXT_ROWS = [
     ("seat_empty", {"seat_wind": ""}, "bad_context"),
     ("seat_number", {"seat_wind": 1}, "bad_context"),
     ("prevalent_suit", {"prevalent_wind": "1m"}, "bad_context"),
+    ("seat_flower", {"seat_wind": "1f"}, "bad_context"),
+    ("prevalent_lowercase_letter", {"prevalent_wind": "e"}, "bad_context"),
+    ("discarder_unknown_suit", {"win": "discard", "discarder": "2x"}, "bad_context"),
+    ("kong_fed_by_flower", {"kong_fed_by": "3f"}, "bad_context"),
+    ("liable_digit_only", {"liable": "3"}, "bad_context"),
     ("special_string", {"special": "heavenly"}, "bad_context"),
     ("special_unknown", {"special": ["riichi"]}, "bad_context"),
     ("ghosts_flower", {"ghosts": "1f"}, "bad_tile"),
@@ -153,6 +161,31 @@ def test_parse_context_rejects(raw, code) -> None:
 def test_stake_defaults() -> None:
     assert parse_stake({}) == Stake(unit=1, fee=0, flower=0, kong=0, chicken=1)
     assert parse_stake({"unit": 0.5}).unit == 0.5
+
+
+STAKE_NUMBER_ROWS = [
+    # (rule set, stake): the flower / kong / chicken stake numbers belong to qianggang (RULES.md rule set 4)
+    ("jipinghu", {"flower": 1}),
+    ("jipinghu", {"chicken": 3}),
+    ("xinzhang", {"kong": 2}),
+    ("tuidaohu", {"flower": 1, "kong": 2, "chicken": 3}),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "stake"), STAKE_NUMBER_ROWS,
+                         ids=[f"{r[0]}-{'-'.join(r[1])}" for r in STAKE_NUMBER_ROWS])
+def test_stake_numbers_only_in_qianggang(ruleset, stake) -> None:
+    request = {"ruleset": ruleset, "options": {"min_fan": 0} if ruleset == "xinzhang" else {},
+               "hand": {"concealed": "123m456p789s555s11z"}, "context": {"stake": {"unit": 2, **stake}}}
+    with pytest.raises(ScoringError) as caught:
+        score(request)
+    assert caught.value.code == "not_allowed"
+    assert "stake" in caught.value.message
+    request["context"]["stake"] = {"unit": 2}  # the unit alone is fine anywhere
+    assert score(request)["points"] == (1 if ruleset == "tuidaohu" else 2)  # 平胡 1 unit; 鸡胡 + 自摸 1 fan
+    request["ruleset"], request["options"] = "qianggang", {}
+    request["context"]["stake"] = {"unit": 2, **stake}  # and the same stake scores in qianggang
+    assert score(request)["ruleset"] == "qianggang"
 
 
 def test_hand_counts_kongs_as_three() -> None:

@@ -36,6 +36,7 @@ def pung(tiles: str, by: str = "3z") -> dict:
 PREDICATE_ROWS = [
     # (id, pattern, concealed, melds, kwargs, expected count)
     ("chicken_any", "chicken", "123m456p789s555s11z", [], {}, 1),
+    ("plain_win_any", "plain_win", "123m456p789s555s11z", [], {"ruleset": "tuidaohu"}, 1),
     ("all_chows", "all_chows", "123m456p789s234s11z", [], {}, 1),
     ("all_chows_exposed_chow", "all_chows", "456p789s234s11z", [{"kind": "chow", "tiles": "123m"}], {}, 1),
     ("all_chows_not_with_pung", "all_chows", "123m456p789s555s11z", [], {}, 0),
@@ -151,6 +152,7 @@ SELF = {"seat_wind": "2z"}
 EXAMPLES = {
     # pattern -> (concealed, melds, context) in which the pattern is scored
     "chicken": ("123m456p789s555s11z", [], SELF),
+    "plain_win": ("123m456p789s123m55z", [], SELF),
     "all_chows": ("123m456p789s234s11z", [], SELF),
     "all_pungs": ("111m222p333s444s99m", [], SELF),
     "half_flush": ("123m456m789m333z11z", [], SELF),
@@ -213,7 +215,7 @@ VALUE_ROWS = [
     *[("tuidaohu", pid, "specials", 1) for pid in
       ("seven_pairs", "all_pungs", "full_flush", "all_honours", "thirteen_orphans", "big_dragons", "big_winds",
        "little_winds", "all_terminals")],
-    ("tuidaohu", "chicken", "hands", 0),  # every self-drawn win 平胡 = 1 unit, no doubler
+    ("tuidaohu", "plain_win", "hands", 0),  # every self-drawn win 平胡 = 1 unit, no doubler
     ("tuidaohu", "no_ghost", "bonuses", 1),
     ("tuidaohu", "kong_replacement", "bonuses", 1),
     ("tuidaohu", "four_ghosts", "fixed_points", 6),
@@ -243,6 +245,7 @@ def test_every_scored_pattern_has_a_value_row() -> None:
 
 
 NAME_ROWS = [
+    ("plain_win", "平胡"),  # tuidaohu's base: every self-drawn win
     ("chicken", "鸡胡"), ("all_chows", "平胡"), ("all_pungs", "碰碰胡"), ("half_flush", "混一色"),
     ("full_flush", "清一色"), ("mixed_pungs", "混碰"), ("pure_pungs", "清碰"), ("mixed_terminals", "混幺九"),
     ("little_dragons", "小三元"), ("little_winds", "小四喜"), ("all_honours", "字一色"), ("all_terminals", "清幺九"),

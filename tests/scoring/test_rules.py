@@ -33,6 +33,9 @@ DEFAULT_ROWS = [
     ("tuidaohu", "horses_with_ghost", 4), ("tuidaohu", "horses_without_ghost", 6), ("tuidaohu", "flowers", False),
     ("qianggang", "flowers", True), ("qianggang", "chow", False), ("qianggang", "discard_win", True),
     ("qianggang", "horses", True), ("qianggang", "horses_with_ghost", 4), ("qianggang", "horses_without_ghost", 6),
+    ("jipinghu", "horses_with_ghost", 4), ("jipinghu", "horses_without_ghost", 6),
+    ("xinzhang", "horses_with_ghost", 4), ("xinzhang", "horses_without_ghost", 6),
+    *[(name, "horse_dragons", "rules") for name in NAMES],  # RULES.md: 中 dealer, 發 next, 白 opposite
 ]
 
 
@@ -95,6 +98,7 @@ FAN_OVERRIDE_ROWS = [
     ("jipinghu", {"all_chows": 2}, "hands", "all_chows", 2),
     ("jipinghu", {"full_flush": "cap+2"}, "specials", "full_flush", 5),
     ("jipinghu", {"self_draw": 0}, "extras", "self_draw", 0),
+    ("jipinghu", {"full_flush": 64}, "specials", "full_flush", 64),  # the bound itself
     ("xinzhang", {"little_dragons": 9}, "specials", "little_dragons", 9),
     ("qianggang", {"all_pungs": 10}, "specials", "all_pungs", 10),
     ("tuidaohu", {"four_ghosts": 8}, "fixed_points", "four_ghosts", 8),
@@ -120,6 +124,7 @@ BAD_OPTION_ROWS = [
     ("tuidaohu", {"all_chows_suited_pair": True}, "unknown_option"),  # no chows to be all of
     ("qianggang", {"min_fan": 1}, "unknown_option"),  # multiples of the chicken stake, no fan minimum
     ("qianggang", {"cap": 3}, "unknown_option"),
+    ("qianggang", {"all_chows_suited_pair": True}, "unknown_option"),  # no chows (and no 平胡)
     ("jipinghu", {"fans": {"riichi": 1}}, "unknown_option"),
     ("jipinghu", {"fans": {"no_ghost": 1}}, "unknown_option"),  # a pattern jipinghu does not score
     ("jipinghu", {"cap": "3"}, "bad_option"),
@@ -133,6 +138,10 @@ BAD_OPTION_ROWS = [
     ("jipinghu", {"ghosts": "red"}, "bad_option"),
     ("tuidaohu", {"horses_with_ghost": 1}, "bad_option"),
     ("tuidaohu", {"horses_without_ghost": 21}, "bad_option"),
+    ("jipinghu", {"horse_dragons": "seed 000"}, "bad_option"),
+    ("qianggang", {"horse_dragons": 1}, "bad_option"),
+    ("jipinghu", {"fans": {"full_flush": 65}}, "bad_option"),
+    ("jipinghu", {"fans": {"full_flush": "cap+100"}}, "bad_option"),
     ("jipinghu", {"fans": {"all_chows": -1}}, "bad_option"),
     ("jipinghu", {"fans": {"all_chows": 1.5}}, "bad_option"),
     ("jipinghu", {"fans": {"all_chows": True}}, "bad_option"),
@@ -210,6 +219,8 @@ def _alternatives(name: str) -> list[tuple[str, object]]:
             rows += [(key, mode) for mode in rules.GHOST_MODES if mode != default]
         elif key in ("horses_with_ghost", "horses_without_ghost"):
             rows.append((key, 2))
+        elif key == "horse_dragons":
+            rows.append((key, "seed"))
         elif key == "cap":
             rows.append((key, 4))
         else:
@@ -246,30 +257,36 @@ def test_qianggang_min_fan_is_not_ignored() -> None:
 
 BASE_FILE = {"name": "x", "zh": "z", "en": "e", "points": "doubling"}
 FILE_VALUE_ROWS = [
-    # (id, extra content of a file whose keys are all known but whose values are wrong)
-    ("ghost_mode", {"options": {"ghosts": "rainbow"}}),
-    ("cap_type", {"options": {"cap": "3"}}),
-    ("min_fan_range", {"options": {"min_fan": -5}}),
-    ("horses_range", {"options": {"horses_with_ghost": 99}}),
-    ("fan_value_type", {"options": {}, "hands": {"chicken": "lots"}}),
-    ("fan_value_negative", {"options": {}, "specials": {"full_flush": -1}}),
-    ("kong_units_type", {"options": {}, "kongs": {"fed": {"each": "x"}}}),
+    # (id, extra content of a file whose keys are all known but whose values are wrong, the key named)
+    ("ghost_mode", {"options": {"ghosts": "rainbow"}}, "options.ghosts"),
+    ("cap_type", {"options": {"cap": "3"}}, "options.cap"),
+    ("min_fan_range", {"options": {"min_fan": -5}}, "options.min_fan"),
+    ("horses_range", {"options": {"horses_with_ghost": 99}}, "options.horses_with_ghost"),
+    ("horse_dragons_choice", {"options": {"horse_dragons": "000"}}, "options.horse_dragons"),
+    ("fan_value_type", {"options": {}, "hands": {"chicken": "lots"}}, "hands.chicken"),
+    ("fan_value_negative", {"options": {}, "specials": {"full_flush": -1}}, "specials.full_flush"),
+    ("fan_value_too_large", {"options": {}, "specials": {"full_flush": 65}}, "specials.full_flush"),
+    ("kong_units_type", {"options": {}, "kongs": {"fed": {"each": "x"}}}, "kongs.fed"),
+    ("kong_units_negative", {"options": {}, "kongs": {"added": {"each": -1}}}, "kongs.added"),
 ]
 
 
-@pytest.mark.xfail(reason="BUG: rule-set files are checked for keys only; wrong values (ghosts='rainbow', "
-                   "cap='3', hands.chicken='lots', kong units 'x') load silently and fail later per request, "
-                   "e.g. a ValueError from _resolve", strict=True)
-@pytest.mark.parametrize("extra", [pytest.param(r[1], id=r[0]) for r in FILE_VALUE_ROWS])
-def test_file_values_are_validated_on_load(extra) -> None:
-    with pytest.raises(ValueError):
+# regression: rule-set files were checked for keys only; wrong values loaded silently and failed later per request
+@pytest.mark.parametrize(("extra", "key"), [pytest.param(*r[1:], id=r[0]) for r in FILE_VALUE_ROWS])
+def test_file_values_are_validated_on_load(extra, key) -> None:
+    with pytest.raises(ValueError) as caught:
         rules._check_file("x", {**BASE_FILE, **extra})
+    assert key in str(caught.value)
 
 
-@pytest.mark.xfail(reason="BUG: options.fans values have no upper bound: full_flush=1024 makes points 2**1024 and "
-                   "tidy() raises OverflowError (1023 returns a 300-digit payment); cap/min_fan are bounded 0..64",
-                   strict=True)
-@pytest.mark.parametrize("value", [1024, 10**7])
+def test_good_file_values_load() -> None:
+    rules._check_file("x", {**BASE_FILE, "options": {"cap": 64, "horse_dragons": "seed"},
+                            "specials": {"full_flush": "cap+2", "big_winds": 64}, "hands": {"chicken": 0},
+                            "kongs": {"fed": {"discarder": 3}, "added": {"each": 1}}})  # does not raise
+
+
+# regression: options.fans values had no upper bound (full_flush=1024 made points 2**1024, OverflowError)
+@pytest.mark.parametrize("value", [65, 1024, 10**7])
 def test_huge_fan_override_is_refused(value) -> None:
     with pytest.raises(ScoringError) as caught:
         score({"options": {"fans": {"full_flush": value}}, "hand": {"concealed": "123m456m789m234m11m"}})

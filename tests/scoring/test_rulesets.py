@@ -117,16 +117,21 @@ JIPINGHU = [
     # special wins: under 3 fan counts as 3; a larger hand counts as it is
     row("kong_replacement_floor", J, ELEVEN, {"chicken": 0, "self_draw": 1, "kong_replacement": 3}, 3, 8,
         melds=[concealed_kong("2222s")], special=["kong_replacement"], **S),
-    row("kong_replacement_larger_hand", J, "111m234m567m99m", {"full_flush": 4, "kong_replacement": 3}, 4, 16,
+    # ... and then lists no floor item: the items explain the total
+    row("kong_replacement_larger_hand", J, "111m234m567m99m", {"full_flush": 4}, 4, 16,
         limit=True, melds=[concealed_kong("8888m")], special=["kong_replacement"], **S),
     row("last_tile_floor", J, CHICKEN, {"chicken": 0, "self_draw": 1, "last_tile": 3}, 3, 8,
         special=["last_tile"], **S),
+    row("last_tile_at_floor_after_cap", J, HALF_FLUSH_CHOWS, {"half_flush": 2, "all_chows": 1, "self_draw": 1},
+        3, 8, capped=True, special=["last_tile"], **S),
     row("robbing_kong_floor_counts_as_self_draw", J, CHICKEN, {"chicken": 0, "self_draw": 1, "robbing_kong": 3},
         3, 8, special=["robbing_kong"], **DISCARD),
+    row("robbing_kong_larger_hand", J, FULL_FLUSH, {"full_flush": 4}, 4, 16, limit=True, special=["robbing_kong"],
+        **DISCARD),
     row("multi_win_floor", J, CHICKEN, {"chicken": 0, "multi_win": 3}, 3, 8, special=["multi_win"], **DISCARD),
-    row("multi_win_at_floor", J, HALF_FLUSH_CHOWS, {"half_flush": 2, "all_chows": 1, "multi_win": 3}, 3, 8,
+    row("multi_win_at_floor", J, HALF_FLUSH_CHOWS, {"half_flush": 2, "all_chows": 1}, 3, 8,
         special=["multi_win"], **DISCARD),
-    row("multi_win_larger_hand", J, PURE_PUNGS, {"pure_pungs": 5, "multi_win": 3}, 5, 32, limit=True,
+    row("multi_win_larger_hand", J, PURE_PUNGS, {"pure_pungs": 5}, 5, 32, limit=True,
         special=["multi_win"], **DISCARD),
     # first-turn wins: 6 fan
     row("heavenly", J, CHICKEN, {"heavenly": 6}, 6, 64, limit=True, seat_wind="1z", special=["heavenly"]),
@@ -186,7 +191,7 @@ XINZHANG = [
 
 TUIDAOHU = [
     # every self-drawn win 平胡 = 1 unit
-    row("plain_win_one_unit", T, "123m456p789s123m55z", {"chicken": 0}, 0, 1, **S),
+    row("plain_win_one_unit", T, "123m456p789s123m55z", {"plain_win": 0}, 0, 1, **S),
     # 大胡 x2: each big hand on the default list; they do not stack with each other
     row("seven_pairs", T, SEVEN_PAIRS, {"seven_pairs": 1}, 1, 2, limit=True, **S),
     row("all_pungs", T, ALL_PUNGS, {"all_pungs": 1}, 1, 2, limit=True, **S),
@@ -198,15 +203,15 @@ TUIDAOHU = [
     row("little_winds", T, LITTLE_WINDS, {"little_winds": 1}, 1, 2, limit=True, **S),
     row("all_terminals", T, ALL_TERMINALS, {"all_terminals": 1}, 1, 2, limit=True, **S),
     # not on the default list: a half flush or 小三元 is a plain win
-    row("half_flush_is_plain", T, HALF_FLUSH, {"chicken": 0}, 0, 1, **S),
-    row("little_dragons_is_plain", T, LITTLE_DRAGONS, {"chicken": 0}, 0, 1, **S),
+    row("half_flush_is_plain", T, HALF_FLUSH, {"plain_win": 0}, 0, 1, **S),
+    row("little_dragons_is_plain", T, LITTLE_DRAGONS, {"plain_win": 0}, 0, 1, **S),
     # doublers: 无鬼 x2 (ghosts in play, none held), 杠上开花 x2; they stack with a big hand
-    row("no_ghost", T, "123m456p789s123m66z", {"chicken": 0, "no_ghost": 1}, 1, 2, options={"ghosts": "white"}, **S),
+    row("no_ghost", T, "123m456p789s123m66z", {"plain_win": 0, "no_ghost": 1}, 1, 2, options={"ghosts": "white"}, **S),
     row("no_ghost_big_hand", T, "111m222p333s444m66z", {"all_pungs": 1, "no_ghost": 1}, 2, 4, limit=True,
         options={"ghosts": "white"}, **S),
-    row("no_ghost_needs_ghosts_in_play", T, "123m456p789s123m66z", {"chicken": 0}, 0, 1, **S),
-    row("ghost_held_no_doubler", T, "123m456p789s123m6z5z", {"chicken": 0}, 0, 1, options={"ghosts": "white"}, **S),
-    row("kong_replacement", T, ELEVEN, {"chicken": 0, "kong_replacement": 1}, 1, 2, melds=[concealed_kong("2222s")],
+    row("no_ghost_needs_ghosts_in_play", T, "123m456p789s123m66z", {"plain_win": 0}, 0, 1, **S),
+    row("ghost_held_no_doubler", T, "123m456p789s123m6z5z", {"plain_win": 0}, 0, 1, options={"ghosts": "white"}, **S),
+    row("kong_replacement", T, ELEVEN, {"plain_win": 0, "kong_replacement": 1}, 1, 2, melds=[concealed_kong("2222s")],
         special=["kong_replacement"], **S),
     row("all_doublers_stack", T, "111m222p333s66z", {"all_pungs": 1, "no_ghost": 1, "kong_replacement": 1}, 3, 8,
         limit=True, melds=[concealed_kong("4444m")], options={"ghosts": "white"}, special=["kong_replacement"], **S),
@@ -217,11 +222,11 @@ TUIDAOHU = [
         options={"ghosts": "white"}, **S),
     row("ghost_in_thirteen_orphans", T, "19m19p19s123467z1m5z", {"thirteen_orphans": 1}, 1, 2, limit=True,
         options={"ghosts": "white"}, **S),
-    row("flip_ghost_names_tile", T, "12m456p789s555z11z3m", {"chicken": 0}, 0, 1, options={"ghosts": "flip"},
+    row("flip_ghost_names_tile", T, "12m456p789s555z11z3m", {"plain_win": 0}, 0, 1, options={"ghosts": "flip"},
         ghosts="3m", **S),
     row("flip_white_is_plain_tile_no_ghost", T, "111m222p444s555z11z", {"all_pungs": 1, "no_ghost": 1}, 2, 4,
         limit=True, options={"ghosts": "flip"}, ghosts="3m", **S),
-    row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {"chicken": 0}, 0, 1, options={"ghosts": "flip2"},
+    row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {"plain_win": 0}, 0, 1, options={"ghosts": "flip2"},
         ghosts="3m7m", **S),
     # 满鬼: four ghosts is an instant win worth 6
     row("four_ghosts_white", T, "5555z123m456p789s1m", {"four_ghosts": 6}, 0, 6, limit=True,
@@ -233,7 +238,7 @@ TUIDAOHU = [
     row("four_ghosts_any_shape", T, "5555z13m2p6p9p1s5s9s1z2z", {"four_ghosts": 6}, 0, 6, limit=True,
         options={"ghosts": "white"}, **S),
     # 抢杠 counts as self-draw in a self-draw-only rule set
-    row("robbing_kong", T, CHICKEN, {"chicken": 0}, 0, 1, special=["robbing_kong"], **DISCARD),
+    row("robbing_kong", T, CHICKEN, {"plain_win": 0}, 0, 1, special=["robbing_kong"], **DISCARD),
 ]
 
 QIANGGANG = [

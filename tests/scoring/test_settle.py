@@ -65,6 +65,22 @@ ROWS = [
     ("kong_replacement_fed_kong", request(ELEVEN, [kong("2222s", "3z")], seat_wind="2z",
                                           special=["kong_replacement"], kong_fed_by="3z"),
      8, pay(z2=24, z3=-24), "3z"),
+    # ... also without kong_fed_by: the last kong listed is the one just made; a 点杠 names its discarder
+    ("kong_replacement_fed_kong_implied", request(ELEVEN, [kong("2222s", "3z")], seat_wind="2z",
+                                                  special=["kong_replacement"]),
+     8, pay(z2=24, z3=-24), "3z"),
+    ("kong_replacement_last_of_two_kongs_fed", request("456p789s11z", [kong("7777m", concealed=True),
+                                                                       kong("2222s", "4z")],
+                                                       seat_wind="2z", special=["kong_replacement"]),
+     8, pay(z2=24, z4=-24), "4z"),
+    # ... not when the last kong listed is an added (补杠) or concealed kong, whatever came before it
+    ("kong_replacement_last_kong_added", request("456p789s11z", [kong("2222s", "3z"), kong("7777m", added=True)],
+                                                 seat_wind="2z", special=["kong_replacement"]),
+     8, pay(z1=-8, z2=24, z3=-8, z4=-8), None),
+    ("kong_replacement_last_kong_concealed", request("456p789s11z", [kong("2222s", "3z"),
+                                                                     kong("7777m", concealed=True)],
+                                                     seat_wind="2z", special=["kong_replacement"]),
+     8, pay(z1=-8, z2=24, z3=-8, z4=-8), None),
     # 杠上开花 on one's own concealed kong: an ordinary self-draw, each pays
     ("kong_replacement_concealed_kong", request(ELEVEN, [kong("2222s", concealed=True)], seat_wind="2z",
                                                 special=["kong_replacement"]),
@@ -79,9 +95,10 @@ ROWS = [
     # a chow is only ever claimed from the previous player, so a 4th meld that is a chow names its feeder
     ("twelve_tiles_last_meld_chow_feeder_implied",
      request("99p", [pung("111m", "4z"), pung("222p", "3z"), pung("777s", "4z"), chow("345s")], seat_wind="2z"),
-     2, pay(z1=-6, z2=6), "1z",
-     "BUG: 十二张落地 with a chow (no fed_by) as the 4th meld: the chow can only come from the previous player "
-     "(1z for 2z), yet no one is liable and all three pay"),
+     2, pay(z1=-6, z2=6), "1z"),
+    ("twelve_tiles_last_meld_chow_feeder_implied_dealer_wins",
+     request("99p", [pung("111m", "2z"), pung("222p", "3z"), pung("777s", "2z"), chow("345s")], seat_wind="1z"),
+     2, pay(z1=6, z4=-6), "4z"),
     # ... only when the winner self-draws; on a discard the discarder pays as usual
     ("twelve_tiles_discard", request("99p", [pung("111m", "1z"), pung("222p", "3z"), chow("345s", "1z"),
                                              pung("777s", "4z")], seat_wind="2z", win="discard", discarder="3z"),
@@ -128,15 +145,7 @@ ROWS = [
 ]
 
 
-def _rows():
-    """Rows are (id, *values) or (id, *values, "BUG: ...") for a known scorer bug (strict xfail)."""
-    for row in ROWS:
-        values, bug = (row[1:-1], row[-1]) if len(row) == 6 else (row[1:], None)
-        marks = [pytest.mark.xfail(reason=bug, strict=True)] if bug else []
-        yield pytest.param(*values, id=row[0], marks=marks)
-
-
-@pytest.mark.parametrize(("request_", "points", "payments", "liable"), list(_rows()))
+@pytest.mark.parametrize(("request_", "points", "payments", "liable"), [pytest.param(*r[1:], id=r[0]) for r in ROWS])
 def test_payments(request_, points, payments, liable) -> None:
     response = score(request_)
     assert response["points"] == points
@@ -183,10 +192,11 @@ def test_tuidaohu_robbing_kong_robbed_pays_all() -> None:
     assert response["payments"] == pay(z1=-3, z2=3)
 
 
-def test_tuidaohu_kong_replacement_on_fed_kong() -> None:
+@pytest.mark.parametrize("named", [{"kong_fed_by": "3z"}, {}], ids=["kong_fed_by", "implied_by_the_fed_kong"])
+def test_tuidaohu_kong_replacement_on_fed_kong(named) -> None:
     # 杠开 x2 = 2 units; the kong's discarder pays for all three (6) and the 点杠 (3)
     response = score(request(ELEVEN, [kong("2222s", "3z")], ruleset=TD, seat_wind="2z",
-                             special=["kong_replacement"], kong_fed_by="3z"))
+                             special=["kong_replacement"], **named))
     assert response["points"] == 2
     assert response["liable"] == "3z"
     assert response["payments"] == pay(z2=9, z3=-9)
@@ -209,6 +219,21 @@ def test_horse_table_is_complete() -> None:
     assert {code for code, _ in HORSE_ROWS} == set(t.PLAYING_TILES)
 
 
+# option horse_dragons = "seed" (seed 000's table): 中 -> next, 發 -> opposite, 白 -> previous; the rest as RULES.md
+SEED_HORSE_ROWS = [(code, {"7z": 1, "6z": 2, "5z": 3}.get(code, offset)) for code, offset in HORSE_ROWS]
+
+
+@pytest.mark.parametrize(("code", "offset"), SEED_HORSE_ROWS, ids=[r[0] for r in SEED_HORSE_ROWS])
+def test_horse_seat_seed_dragons(code, offset) -> None:
+    assert horse_offset(code, "seed") == offset
+    assert horse_offset(code, "rules") == dict(HORSE_ROWS)[code]
+
+
+def test_seed_horse_table_differs_only_in_dragons() -> None:
+    assert {code for code, _ in SEED_HORSE_ROWS} == set(t.PLAYING_TILES)
+    assert {c for c, o in SEED_HORSE_ROWS if o != dict(HORSE_ROWS)[c]} == {"5z", "6z", "7z"}
+
+
 HORSE_HIT_ROWS = [
     # (horses, winner, hits)
     ("159m1p1z7z", "1z", 6),
@@ -225,6 +250,22 @@ def test_horse_hits(horses, winner, hits) -> None:
     assert horse_hits(tuple(t.parse(horses)), winner) == hits
 
 
+SEED_HORSE_HIT_ROWS = [
+    # (horses, winner, hits) with horse_dragons = "seed"
+    ("159m1p1z7z", "1z", 5),
+    ("26m2z7z3p4p", "2z", 4),
+    ("37s3z6z1m2m", "3z", 4),
+    ("48p4z5z1m1m", "4z", 4),
+    ("5z6z7z", "1z", 0),
+]
+
+
+@pytest.mark.parametrize(("horses", "winner", "hits"), SEED_HORSE_HIT_ROWS,
+                         ids=[f"{r[1]}-{r[0]}" for r in SEED_HORSE_HIT_ROWS])
+def test_horse_hits_seed_dragons(horses, winner, hits) -> None:
+    assert horse_hits(tuple(t.parse(horses)), winner, "seed") == hits
+
+
 HORSE_SCORE_ROWS = [
     # (id, ruleset, concealed, options, context, per-payer amount, payments) -- amount = units x (1 + hits)
     ("tuidaohu_dealer_3_hits", TD, CHICKEN, None, {"seat_wind": "1z", "horses": "159m2p3s4z"},
@@ -236,6 +277,15 @@ HORSE_SCORE_ROWS = [
     # with a ghost in the hand only 4 horses are drawn
     ("tuidaohu_ghost_4_horses", TD, "123m456p789s555s1z5z", {"ghosts": "white"},
      {"seat_wind": "3z", "horses": "3m7p1s2s"}, 3, pay(z1=-3, z2=-3, z3=9, z4=-3)),
+    # horse_dragons: 7z6z5z4p1m2m for the North seat hits 4p only by RULES.md, 5z and 4p by seed 000
+    ("tuidaohu_rules_dragons", TD, CHICKEN, None, {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"},
+     2, pay(z1=-2, z2=-2, z3=-2, z4=6)),
+    ("tuidaohu_seed_dragons", TD, CHICKEN, {"horse_dragons": "seed"}, {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"},
+     3, pay(z1=-3, z2=-3, z3=-3, z4=9)),
+    ("tuidaohu_seed_dragons_dealer", TD, CHICKEN, {"horse_dragons": "seed"},
+     {"seat_wind": "1z", "horses": "7z6z5z1m5m9m"}, 4, pay(z1=12, z2=-4, z3=-4, z4=-4)),
+    ("qianggang_seed_dragons", "qianggang", CHICKEN, {"horse_dragons": "seed"},
+     {"seat_wind": "2z", "horses": "7z2m3m4m3p4p"}, 3, pay(z1=-3, z2=9, z3=-3, z4=-3)),
     # qianggang: chicken stake 3 x 1, times (1 + 1 hit)
     ("qianggang_one_hit", "qianggang", CHICKEN, None,
      {"seat_wind": "1z", "horses": "1m2m3m4m2p3p", "stake": {"chicken": 3}}, 6, pay(z1=18, z2=-6, z3=-6, z4=-6)),

@@ -136,11 +136,8 @@ def test_counts_and_over_four() -> None:
     assert t.over_four(t.parse("77777z11111m")) == ["1m", "7z"]
 
 
-UNICODE_DIGIT_BUG = ("BUG: str.isdigit() accepts non-ASCII digits: '²m' raises ValueError from int(), fullwidth "
-                     "'１m' or Arabic-Indic '١m' parse into codes that are no tile and crash later with KeyError")
-
-
-@pytest.mark.xfail(reason=UNICODE_DIGIT_BUG, strict=True)
+# regression: str.isdigit() accepted non-ASCII digits ('²m' raised ValueError from int(); fullwidth '１m' or
+# Arabic-Indic '١m' parsed into codes that are no tile and crashed later with KeyError)
 @pytest.mark.parametrize("text", ["²m", "１２３m", "١m"], ids=["superscript", "fullwidth", "arabic_indic"])
 def test_non_ascii_digits_are_bad_tiles(text) -> None:
     with pytest.raises(ScoringError) as caught:
@@ -148,7 +145,6 @@ def test_non_ascii_digits_are_bad_tiles(text) -> None:
     assert caught.value.code == "bad_tile"
 
 
-@pytest.mark.xfail(reason=UNICODE_DIGIT_BUG, strict=True)
 def test_fullwidth_digits_in_a_request_are_refused() -> None:
     from scoring import score
 
