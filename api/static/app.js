@@ -46,17 +46,10 @@ function setStatus(element, text, isError = false) {
 
 // ---- state changes -------------------------------------------------------------------------------------------
 
-function addTile(code, box = null) {
+function addTile(code) {
   const id = state.nextId++;
-  state.tiles.set(id, { id, code, box, confidence: 1, alternatives: [], edited: true });
+  state.tiles.set(id, { id, code, box: null, confidence: 1, alternatives: [], edited: true });
   return id;
-}
-
-function normaliseAlternatives(list) {
-  // [{code, p}] or [[code, p]]; the recogniser's exact field name for the probability may vary.
-  return (list || [])
-    .map((a) => (Array.isArray(a) ? { code: a[0], p: a[1] } : { code: a.code, p: a.p ?? a.probability ?? a.confidence }))
-    .filter((a) => ALL_CODES.includes(a.code));
 }
 
 function loadRecognition(recognition) {
@@ -65,7 +58,8 @@ function loadRecognition(recognition) {
   recognition.tiles.forEach((tile, index) => {
     state.tiles.set(index, {
       id: index, code: tile.code, box: tile.box, confidence: tile.confidence ?? 1,
-      alternatives: normaliseAlternatives(tile.alternatives), edited: false,
+      alternatives: (tile.alternatives || []).filter((alternative) => ALL_CODES.includes(alternative.code)),
+      edited: false,
     });
   });
   placeFromHand(recognition.hand || {}, recognition.groups || []);
@@ -217,11 +211,11 @@ function tileButton(id) {
   return button;
 }
 
-function addButton(target, label = "+") {
+function addButton(target) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "add-tile";
-  button.textContent = label;
+  button.textContent = "+";
   button.setAttribute("aria-label", "Add a tile");
   button.addEventListener("click", () => openPalette(target));
   return button;
