@@ -31,6 +31,7 @@ from api.models import (
     ErrorResponse,
     Health,
     Recognition,
+    RulesetDetails,
     RulesetSummary,
     ScoreRequest,
     ScoreResponse,
@@ -210,10 +211,10 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     async def rulesets() -> JSONResponse:
         return JSONResponse(scoring.ruleset_summaries())
 
-    @app.get("/v1/rulesets/{name}", responses={404: {"model": ErrorResponse}})
-    async def ruleset(name: str) -> dict[str, Any]:
+    @app.get("/v1/rulesets/{name}", response_model=RulesetDetails, responses={404: {"model": ErrorResponse}})
+    async def ruleset(name: str) -> JSONResponse:
         with scorer_refusals(unknown_ruleset=404):
-            return scoring.ruleset_details(name)
+            return JSONResponse(scoring.ruleset_details(name))
 
     @app.get("/v1/datasets/export", response_class=FileResponse,
              responses={200: {"content": {"application/zip": {}}, "description": "a YOLO dataset zip"}})

@@ -147,6 +147,13 @@ class Recognition(BaseModel):
 class RulesetSummary(BaseModel):
     model_config = ConfigDict(extra="allow")
     name: str
+    zh: str
+    en: str
+    options: dict[str, Any] = Field(description="every option and its default")
+
+
+class RulesetDetails(RulesetSummary):
+    fans: dict[str, Any] = Field(description="what the rule set scores, by kind")
 
 
 class Health(BaseModel):
