@@ -1,7 +1,7 @@
 """Scoring throughput: Fanshot's full `score()` over a seeded corpus of random winning hands, and the `mahjong`
 library's HandCalculator on the same standard hands, in one process.
 
-    .venv/bin/python benchmarks/scoring_bench.py [--n 10000] [--seed 1] [--runs 5] [--json]
+    .venv/bin/python benchmarks/scoring_bench.py [--n 10000] [--seed 1] [--runs 10] [--json]
 
 The corpus (scoring.generate.corpus) rotates the four rule sets and mixes melds, honours and special hands.
 The standard hands are its jipinghu hands of 4 sets + a pair without flowers or ghosts, which the library can
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000, help="corpus size (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default 1)")
-    parser.add_argument("--runs", type=int, default=5, help="timed passes per scorer and mode (default 5)")
+    parser.add_argument("--runs", type=int, default=10, help="timed passes per scorer and mode (default 10)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     requests = corpus(args.n, args.seed)
