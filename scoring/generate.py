@@ -5,12 +5,14 @@ synthetic photo renderer. Standard library only, like the rest of `scoring`.
     corpus(n, seed, ruleset=RULESETS)                         n requests, reproducible; rule sets in rotation
     kinds_for(ruleset)                                        the hand kinds a rule set can produce
 
-A request's hand is drawn as one of KINDS (the tile pattern it is built around; the scorer may find a better
-reading), then shaped by what the rule set's data file allows: exposed chows only with `chow`, discard wins only
-with `discard_win` (else only 抢杠), 七对 only with `seven_pairs`, flowers with `flowers`, horses (the right count)
-with `horses`, ghosts (modes white / flip / flip2) where the rule set scores `no_ghost`. A rule set whose
-`min_fan` is above 0 gets `options: {"min_fan": 0}`, so that every hand may win. Never more than four copies of a
-tile across the hand and the horses. Special wins come only in contexts scoring/validate.py accepts.
+A request's hand is drawn as one of KINDS, the tile pattern it is built around (the scorer may find a better
+reading): standard (any sets, mostly chows), all_pungs, half_flush, full_flush, seven_pairs, all_honours,
+terminals (pungs of 1s and 9s, with or without honours), big_winds, little_winds, big_dragons, little_dragons,
+nine_gates, thirteen_orphans. It is then shaped by what the rule set's data file allows: exposed chows only with
+`chow`, discard wins only with `discard_win` (else only 抢杠), 七对 only with `seven_pairs`, flowers with `flowers`,
+horses (the right count) with `horses`, ghosts (modes white / flip / flip2) where the rule set scores `no_ghost`.
+A rule set whose `min_fan` is above 0 gets `options: {"min_fan": 0}`, so that every hand may win. Never more than
+four copies of a tile across the hand and the horses. Special wins come only in contexts scoring/validate.py accepts.
 
 Request shape: `hand` always has `concealed` (canonical order), `melds` (a list, in claim order; exposed melds
 name `fed_by`) and `winning_tile`, and `flowers` when there are any; `context` has `win`, `seat_wind`,
