@@ -13,11 +13,11 @@ from scoring import tiles as t
 from scoring.hand import Meld
 
 ORPHANS = tuple(t.INDEX[code] for code in t.TERMINALS + t.HONOUR_TILES)
-# Identities a group made of ghosts alone may take: one of each kind the patterns tell apart (every honour;
-# per suit a terminal, a simple and the other terminal; chows low, middle, high) — not all 34 x 21, which
-# would make a hand with many ghosts take seconds.
-GHOST_TILES = tuple(s * 9 + r for s in range(3) for r in (0, 4, 8)) + tuple(range(27, 34))
-GHOST_CHOW_STARTS = tuple(s * 9 + r for s in range(3) for r in (0, 3, 6))
+HONOURS = tuple(range(27, 34))
+# With two or more sets of ghosts alone (six or more spare ghosts, a flip2 house rule) trying every identity
+# takes seconds; those groups then take one tile of each kind the patterns tell apart: every honour, and per
+# suit a low terminal, a middle tile and a high terminal, chows low and middle.
+SPARSE_RANKS, SPARSE_CHOW_RANKS = (0, 4, 8), (0, 3)
 GROUP_SIZES = {"chow": 3, "pung": 3, "kong": 4, "pair": 2, "single": 1}
 
 
@@ -68,13 +68,24 @@ def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, 
     """All winning arrangements of the standing tiles `concealed` (counts, ghosts removed) plus the melds."""
     meld_groups = tuple(meld_group(m) for m in melds)
     key = tuple(concealed)
+    free = _ghost_identities(key, meld_groups) if ghosts else ()
     found = [_arrangement("standard", groups + meld_groups)
-             for groups in _standard(key, ghosts, 4 - len(melds), True)]
+             for groups in _standard(key, ghosts, 4 - len(melds), True, free)]
     if not melds:
         if seven_pairs:
-            found += [_arrangement("seven_pairs", groups) for groups in _seven_pairs(key, ghosts, seven_pairs_quads)]
+            found += [_arrangement("seven_pairs", groups)
+                      for groups in _seven_pairs(key, ghosts, seven_pairs_quads, free)]
         found += [_arrangement("thirteen_orphans", groups) for groups in _thirteen_orphans(key, ghosts)]
     return [a for a in found if max(a.counts) <= 4]
+
+
+def _ghost_identities(concealed: tuple[int, ...], melds: tuple[Group, ...]) -> tuple[int, ...]:
+    """Tiles a group made of ghosts alone may stand for: every tile of the suits the hand holds, of one suit it
+    does not (the patterns treat absent suits alike, so one stands for all) and every honour."""
+    held = {i // 9 for i, n in enumerate(concealed) if n and i < 27}
+    held |= {i // 9 for g in melds for i in g.indices() if i < 27}
+    suits = sorted(held) + [s for s in range(3) if s not in held][:1]
+    return tuple(s * 9 + r for s in suits for r in range(9)) + HONOURS
 
 
 def _arrangement(shape: str, groups: tuple[Group, ...]) -> Arrangement:
@@ -86,18 +97,21 @@ def _arrangement(shape: str, groups: tuple[Group, ...]) -> Arrangement:
 
 
 @lru_cache(maxsize=1 << 16)
-def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """Distinct ways to split `counts` + `ghosts` into `sets` sets and (if `need_pair`) one pair."""
+def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool,
+              free: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Distinct ways to split `counts` + `ghosts` into `sets` sets and (if `need_pair`) one pair; `free` are the
+    identities a group of ghosts alone may take."""
     first = next((i for i, n in enumerate(counts) if n), None)
     if first is None:
-        return _ghost_only(ghosts, sets, need_pair)
+        return _ghost_only(ghosts, sets, need_pair, free)
     found: set[tuple[Group, ...]] = set()
     for group, used, ghosts_used in _groups_taking(counts, first, ghosts, sets > 0, need_pair):
         rest = list(counts)
         for i in used:
             rest[i] -= 1
         is_pair = group.kind == "pair"
-        for tail in _standard(tuple(rest), ghosts - ghosts_used, sets - (not is_pair), need_pair and not is_pair):
+        for tail in _standard(tuple(rest), ghosts - ghosts_used, sets - (not is_pair), need_pair and not is_pair,
+                              free):
             found.add(tuple(sorted((group, *tail))))
     return tuple(sorted(found))
 
@@ -126,19 +140,25 @@ def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool,
             yield Group("chow", start), used, 3 - len(used)
 
 
-def _ghost_only(ghosts: int, sets: int, need_pair: bool) -> tuple[tuple[Group, ...], ...]:
-    """Groups made of ghosts alone: each may be a pung, chow or pair of any identity in GHOST_TILES."""
+def _ghost_only(ghosts: int, sets: int, need_pair: bool, free: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Groups made of ghosts alone: each may be a pung, chow or pair of any identity in `free`."""
     if ghosts != 3 * sets + 2 * need_pair:
         return ()
     if ghosts == 0:
         return ((),)
-    set_options = [Group("pung", i) for i in GHOST_TILES] + [Group("chow", s) for s in GHOST_CHOW_STARTS]
-    pair_options = [Group("pair", i) for i in GHOST_TILES] if need_pair else [None]
+    if sets >= 2:
+        free = tuple(i for i in free if i >= 27 or i % 9 in SPARSE_RANKS + SPARSE_CHOW_RANKS)
+    chow_ranks = SPARSE_CHOW_RANKS if sets >= 2 else range(7)
+    chows = [Group("chow", s) for s in free if s < 27 and s % 9 in chow_ranks]
+    if sets >= 2:
+        free = tuple(i for i in free if i >= 27 or i % 9 in SPARSE_RANKS)
+    set_options = [Group("pung", i) for i in free] + chows
+    pair_options = [Group("pair", i) for i in free] if need_pair else [None]
     return tuple(tuple(sorted(g for g in (*chosen, pair) if g))
                  for chosen in combinations_with_replacement(set_options, sets) for pair in pair_options)
 
 
-def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool) -> list[tuple[Group, ...]]:
+def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool, free: tuple[int, ...]) -> list[tuple[Group, ...]]:
     pairs: list[Group] = []
     singles = 0
     for i, n in enumerate(counts):
@@ -150,7 +170,7 @@ def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool) -> list[tupl
         return []
     # pairs of two ghosts may be any identity (the four-copy rule is checked on the whole arrangement)
     found = []
-    for spare in combinations_with_replacement(GHOST_TILES, 7 - len(pairs)):
+    for spare in combinations_with_replacement(free, 7 - len(pairs)):
         groups = pairs + [Group("pair", i) for i in spare]
         if quads or len({g.first for g in groups}) == 7:
             found.append(tuple(groups))
