@@ -6,7 +6,7 @@ never stands for a fifth copy of a tile."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
 
 from scoring import tiles as t
@@ -35,7 +35,7 @@ class Group:
         return (self.first,) * GROUP_SIZES[self.kind]
 
     def notation(self) -> str:
-        return t.to_string(t.PLAYING_TILES[i] for i in self.indices())
+        return _notation(self.kind, self.first)
 
 
 @dataclass(frozen=True)
@@ -46,17 +46,22 @@ class Arrangement:
     groups: tuple[Group, ...]
     counts: tuple[int, ...]  # all 34 tile kinds, ghosts counted as the tile they stand for
 
-    @property
+    @cached_property
     def sets(self) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.kind in ("chow", "pung", "kong"))
 
-    @property
+    @cached_property
     def pairs(self) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.kind == "pair")
 
     def describe(self) -> dict:
         return {"shape": self.shape,
                 "groups": [{"kind": g.kind, "tiles": g.notation(), "concealed": g.concealed} for g in self.groups]}
+
+
+@lru_cache(maxsize=512)
+def _notation(kind: str, first: int) -> str:
+    return t.to_string(t.PLAYING_TILES[i] for i in Group(kind, first).indices())
 
 
 def meld_group(meld: Meld) -> Group:

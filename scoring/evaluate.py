@@ -40,8 +40,7 @@ def _item(pid: str, value: int, table: str) -> FanItem:
 
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
-    scored = {pid for table in ruleset.values.values() for pid in table}
-    found = {pid: n for pid in scored if (n := PATTERNS[pid].applies(situation))}
+    found = {pid: n for pid in ruleset.scored if (n := PATTERNS[pid].applies(situation))}
     excluded = {other for pid in found for other in PATTERNS[pid].excludes}
     return {pid: n for pid, n in found.items() if pid not in excluded}
 

@@ -8,7 +8,7 @@ pattern that applies removes the ones it contains (混碰 contains 混一色 and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring import tiles as t
 from scoring.decompose import Arrangement
@@ -19,7 +19,7 @@ DRAGON_INDICES = frozenset(t.INDEX[c] for c in t.DRAGONS)
 TERMINAL_INDICES = frozenset(t.INDEX[c] for c in t.TERMINALS)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Situation:
     arrangement: Arrangement
     hand: Hand
@@ -27,6 +27,20 @@ class Situation:
     options: Mapping
     ghosts: tuple[str, ...]  # ghost tiles in force (resolved from the rule set's mode and the context)
     ghosts_held: int
+    # Facts many predicates share, computed once per arrangement.
+    pung_firsts: tuple[int, ...] = field(init=False)
+    pair_firsts: tuple[int, ...] = field(init=False)
+    held: tuple[int, ...] = field(init=False)
+    suits: int = field(init=False)
+    has_honours: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        groups = self.arrangement.groups
+        self.pung_firsts = tuple(g.first for g in groups if g.kind in ("pung", "kong"))
+        self.pair_firsts = tuple(g.first for g in groups if g.kind == "pair")
+        self.held = tuple(i for i, n in enumerate(self.arrangement.counts) if n)
+        self.suits = len({i // 9 for i in self.held if i < 27})
+        self.has_honours = self.held[-1] >= 27
 
 
 @dataclass(frozen=True)
@@ -50,28 +64,16 @@ def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = ()):
 
 # ---- shared facts about an arrangement ----------------------------------------------------------------------
 
-def _suits(counts: tuple[int, ...]) -> int:
-    return sum(1 for s in range(3) if any(counts[s * 9:s * 9 + 9]))
-
-
-def _has_honours(counts: tuple[int, ...]) -> bool:
-    return any(counts[27:])
-
-
 def _standard(s: Situation) -> bool:
     return s.arrangement.shape == "standard"
 
 
 def _pungs_of(s: Situation, indices: frozenset[int]) -> int:
-    return sum(1 for g in s.arrangement.sets if g.kind != "chow" and g.first in indices)
+    return sum(1 for first in s.pung_firsts if first in indices)
 
 
 def _pair_in(s: Situation, indices: frozenset[int]) -> bool:
-    return any(g.first in indices for g in s.arrangement.pairs)
-
-
-def _held(s: Situation) -> list[int]:
-    return [i for i, n in enumerate(s.arrangement.counts) if n]
+    return any(first in indices for first in s.pair_firsts)
 
 
 # ---- hand types -------------------------------------------------------------------------------------------------
@@ -105,13 +107,13 @@ def all_pungs(s: Situation) -> int:
 @pattern("half_flush", "混一色", "Half flush", excludes=("chicken",))
 def half_flush(s: Situation) -> int:
     """混一色 一种花色加字牌 / Half flush: one suit plus honours, both present."""
-    return int(_suits(s.arrangement.counts) == 1 and _has_honours(s.arrangement.counts))
+    return int(s.suits == 1 and s.has_honours)
 
 
 @pattern("full_flush", "清一色", "Full flush", excludes=("chicken",))
 def full_flush(s: Situation) -> int:
     """清一色 只有一种花色 / Full flush: one suit only, no honours."""
-    return int(_suits(s.arrangement.counts) == 1 and not _has_honours(s.arrangement.counts))
+    return int(s.suits == 1 and not s.has_honours)
 
 
 @pattern("mixed_pungs", "混碰", "Half-flush pungs", excludes=("chicken", "half_flush", "all_pungs"))
@@ -129,7 +131,7 @@ def pure_pungs(s: Situation) -> int:
 @pattern("mixed_terminals", "混幺九", "Terminals and honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
 def mixed_terminals(s: Situation) -> int:
     """混幺九 只有幺九牌和字牌 / Terminals and honours: only 1s, 9s and honours, both present."""
-    held = _held(s)
+    held = s.held
     return int(all(i in TERMINAL_INDICES or i >= 27 for i in held)
                and any(i >= 27 for i in held) and any(i < 27 for i in held))
 
@@ -149,13 +151,13 @@ def little_winds(s: Situation) -> int:
 @pattern("all_honours", "字一色", "All honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
 def all_honours(s: Situation) -> int:
     """字一色 全是字牌 / All honours: honour tiles only."""
-    return int(all(i >= 27 for i in _held(s)))
+    return int(all(i >= 27 for i in s.held))
 
 
 @pattern("all_terminals", "清幺九", "All terminals", excludes=("chicken", "all_pungs", "pure_pungs"))
 def all_terminals(s: Situation) -> int:
     """清幺九 全是一九 / All terminals: 1s and 9s only."""
-    return int(all(i in TERMINAL_INDICES for i in _held(s)))
+    return int(all(i in TERMINAL_INDICES for i in s.held))
 
 
 @pattern("big_dragons", "大三元", "Big three dragons", excludes=("chicken",))
@@ -174,7 +176,7 @@ def big_winds(s: Situation) -> int:
 def nine_gates(s: Situation) -> int:
     """九莲宝灯 门清一一一二三四五六七八九九九加同花色一张 / Nine gates: concealed 1112345678999 plus one tile."""
     counts = s.arrangement.counts
-    if s.hand.melds or _has_honours(counts) or _suits(counts) != 1:
+    if s.hand.melds or s.has_honours or s.suits != 1:
         return 0
     suit_start = next(i for i in range(0, 27, 9) if any(counts[i:i + 9]))
     run = counts[suit_start:suit_start + 9]

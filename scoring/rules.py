@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -63,6 +63,11 @@ class Ruleset:
     def table(self, name: str) -> dict[str, int]:
         return self.values.get(name, {})
 
+    @cached_property
+    def scored(self) -> frozenset[str]:
+        """Every pattern id the rule set gives a value."""
+        return frozenset(pid for table in self.values.values() for pid in table)
+
     @property
     def cap(self) -> int | None:
         cap = self.options.get("cap", -1)
@@ -97,10 +102,18 @@ def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     """The rule set `name` with request option overrides applied and validated."""
     if not isinstance(name, str):
         raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
-    raw = _raw(name)
     if not isinstance(overrides, dict | None):
         raise ScoringError("bad_option", "options: expected an object")
-    overrides = dict(overrides or {})
+    return _build(name, dict(overrides)) if overrides else _default(name)
+
+
+@cache
+def _default(name: str) -> Ruleset:
+    return _build(name, {})
+
+
+def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
+    raw = _raw(name)
     fan_overrides = overrides.pop("fans", {})
     options = {**raw["options"], **_checked_options(raw["options"], overrides)}
     tables = {table: dict(raw.get(table, {})) for table in VALUE_TABLES if table in raw}

@@ -56,9 +56,8 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
 
 
 def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
-    scored = {pid for table in ruleset.values.values() for pid in table}
     return [f"{name} ({PATTERNS[name].zh}) has no value in rule set {ruleset.name}"
-            for name in sorted(context.special) if name not in scored and name != "robbing_kong"]
+            for name in sorted(context.special) if name not in ruleset.scored and name != "robbing_kong"]
 
 
 def score(request: Any) -> dict[str, Any]:

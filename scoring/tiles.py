@@ -7,6 +7,7 @@ accepted on input as aliases of `1z`..`7z`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -73,12 +74,23 @@ def names(code: str) -> tuple[str, str]:
     return f"{_CHINESE_NUMERALS[int(code[0]) - 1]}{zh_suit}", f"{code[0]} {en_suit}"
 
 
+# Well-formed compact strings, parsed by a fast path; anything else takes the careful one that names the error.
+_PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
+_PLAIN_GROUP = re.compile(r"([1-9]+)([mpsz])")
+
+
 def parse(text: str, *, field: str = "tiles", allow_flowers: bool = False) -> list[str]:
     """Parse compact notation (`123m456p11z`, `EESSC`, `15f`) into a list of tile codes, in input order.
 
     Spaces are ignored. Raises ScoringError(code="bad_tile") naming the exact problem and position."""
     if not isinstance(text, str):
         raise ScoringError("bad_tile", f"{field}: expected a string of tile codes, got {type(text).__name__}")
+    if _PLAIN.fullmatch(text):
+        return [digit + letter for digits, letter in _PLAIN_GROUP.findall(text) for digit in digits]
+    return _parse_carefully(text, field, allow_flowers)
+
+
+def _parse_carefully(text: str, field: str, allow_flowers: bool) -> list[str]:
     tiles: list[str] = []
     digits: list[tuple[int, str]] = []
     for position, char in enumerate(text):
