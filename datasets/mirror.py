@@ -8,6 +8,8 @@ stem; the shared set keeps no unaugmented original of its train photos. Two step
 2. Absolute: tile glyphs of the group are matched against a bank of glyphs from unaugmented photos (valid/test)
    and against the same bank mirrored; the group's summed vote says which handedness is the true one.
 A variant whose registration or whose group's vote is not clear is reported as undetermined, never guessed.
+The glyph search is approximate (FLANN), so a group whose vote lies near MIN_VOTE_MARGIN can come out
+undetermined in one run and decided in another.
 """
 
 from __future__ import annotations
