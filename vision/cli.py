@@ -21,7 +21,7 @@ def _train(args: argparse.Namespace) -> int:
 
     data = args.data / "localiser" / "data.yaml" if args.train_command == "localiser" else args.data / "crops"
     best = train(args.train_command, data, args.runs, hours=args.hours, batch=args.batch, lr0=args.lr0,
-                 resume=args.resume)
+                 resume=args.resume, init=args.init, name=args.name)
     print(f"best: {best}")
     return 0
 
@@ -31,8 +31,8 @@ def _export(args: argparse.Namespace) -> int:
 
     stages = {}
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
-        path, names = export(args.runs / kind / "weights" / "best.pt", args.out / f"{kind}.onnx", imgsz,
-                             dynamic=kind == "classifier")
+        weights = getattr(args, kind) or args.runs / kind / "weights" / "best.pt"
+        path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier")
         stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
         print(f"wrote {path}")
     write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"], args.command_line)
@@ -61,8 +61,10 @@ def _read(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_manifest, evaluate_yolo
+    from vision.recognize import CONF
 
-    report = evaluate_yolo(args.yolo, args.split) if args.yolo else evaluate_manifest(args.manifest)
+    conf = CONF if args.conf is None else args.conf
+    report = evaluate_yolo(args.yolo, args.split, conf) if args.yolo else evaluate_manifest(args.manifest, conf)
     if args.json:
         print(json.dumps(report))
     else:
@@ -88,12 +90,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--hours", type=float, required=True, help="wall-clock budget; epochs fit to it")
         sub.add_argument("--batch", type=int, default=16 if kind == "localiser" else 128)
         sub.add_argument("--lr0", type=float, default=0.0015)
-        sub.add_argument("--resume", action="store_true", help="continue from runs/<kind>/weights/last.pt")
+        sub.add_argument("--resume", action="store_true", help="continue from runs/<name>/weights/last.pt")
+        sub.add_argument("--init", type=Path, help="start a new schedule from this checkpoint's weights")
+        sub.add_argument("--name", help=f"run folder under --runs (default {kind})")
         sub.set_defaults(run=_train)
 
     sub = commands.add_parser("export", help="export both best.pt to ONNX + vision.json")
     sub.add_argument("--runs", type=Path, default=Path("work/runs"))
     sub.add_argument("--out", type=Path, default=Path("models"))
+    sub.add_argument("--localiser", type=Path, help="checkpoint (default RUNS/localiser/weights/best.pt)")
+    sub.add_argument("--classifier", type=Path, help="checkpoint (default RUNS/classifier/weights/best.pt)")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
 
@@ -107,5 +113,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("manifest", type=Path, nargs="?", help="evaluation manifest (.jsonl)")
     source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
     parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
+    parser.add_argument("--conf", type=float, help="localiser score threshold (default: the recogniser's)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_eval)

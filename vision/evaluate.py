@@ -14,15 +14,15 @@ from datasets.yolo import parse_labels, read_names, split_names
 from scoring.tiles import BACK, parse
 from vision.image import load_photo
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
-from vision.recognize import recognize
+from vision.recognize import CONF, recognize
 
 MAX_SIDE = 1280  # decode cap for photos; tiles stay well above the classifier's input size
 
 
-def read_photo(path: Path) -> tuple[dict, float]:
+def read_photo(path: Path, conf: float = CONF) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE))
+    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE), conf=conf)
     return result, (time.perf_counter() - start) * 1000
 
 
@@ -62,14 +62,14 @@ class Tally:
                 "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0}
 
 
-def evaluate_manifest(manifest: Path) -> dict:
+def evaluate_manifest(manifest: Path, conf: float = CONF) -> dict:
     tally = Tally()
     for image, truth, backs in manifest_entries(manifest):
-        tally.add(*read_photo(image), truth + [BACK] * backs)
+        tally.add(*read_photo(image, conf), truth + [BACK] * backs)
     return tally.summary()
 
 
-def evaluate_yolo(root: Path, split: str = "test") -> dict:
+def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names)."""
     names = read_names(root)
@@ -78,7 +78,7 @@ def evaluate_yolo(root: Path, split: str = "test") -> dict:
     for image in sorted((folder / "images").iterdir()):
         label = folder / "labels" / f"{image.stem}.txt"
         boxes = parse_labels(label.read_text(encoding="utf-8") if label.is_file() else "", str(label), len(names))
-        result, ms = read_photo(image)
+        result, ms = read_photo(image, conf)
         width, height = result["image"]["width"], result["image"]["height"]
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]

@@ -54,12 +54,12 @@ def to_tensor(images: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
-def localise(image: np.ndarray, models: Models) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Tile boxes in image pixels, their scores and localiser classes (face / back), best first."""
+def localise(image: np.ndarray, models: Models, conf: float) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Tile boxes in image pixels, their scores (≥ conf) and localiser classes (face / back), best first."""
     boxed = letterbox(image, models.localiser_size)
     session = models.localiser
     output = session.run(None, {session.get_inputs()[0].name: to_tensor(boxed.image[None])})[0]
-    boxes, scores, classes = decode_yolo(output, CONF)
+    boxes, scores, classes = decode_yolo(output, conf)
     keep = nms(boxes, scores, NMS_IOU)
     boxes = unletterbox(boxes[keep], boxed, image.shape[1], image.shape[0])
     return boxes, scores[keep], [models.localiser_classes[c] for c in classes[keep]]
@@ -86,11 +86,12 @@ def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: l
     return entry
 
 
-def recognize(image: np.ndarray, models: Models | None = None) -> dict:
-    """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented)."""
+def recognize(image: np.ndarray, models: Models | None = None, conf: float = CONF) -> dict:
+    """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented); `conf` is the localiser's
+    score threshold."""
     models = models or load_models()
     start = time.perf_counter()
-    boxes, scores, kinds = localise(image, models)
+    boxes, scores, kinds = localise(image, models, conf)
     located = time.perf_counter()
     probs = classify(image, boxes, models)
     classified = time.perf_counter()

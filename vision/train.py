@@ -113,14 +113,16 @@ COMMON_ARGS = dict(device="cpu", amp=False, fliplr=0.0, optimizer="AdamW", worke
 
 
 def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, lr0: float = 0.0015,
-          resume: bool = False) -> Path:
+          resume: bool = False, init: Path | None = None, name: str | None = None) -> Path:
     """Train the localiser ("localiser", `data` = its data.yaml) or the classifier ("classifier", `data` = the
     crop folder) for a wall-clock budget (ultralytics fits the epoch count and LR schedule to it).
-    Checkpoints go to runs/<kind>/weights; `resume` continues from last.pt. Returns best.pt."""
+    Checkpoints go to runs/<name or kind>/weights; `resume` continues from last.pt (same schedule); `init`
+    starts a new schedule from a checkpoint's weights, without warm-up. Returns best.pt."""
     configure_ultralytics(runs / "ultralytics-config")
     from ultralytics import YOLO
 
-    weights = runs / kind / "weights"
+    name = name or kind
+    weights = runs / name / "weights"
     if resume:
         YOLO(str(weights / "last.pt")).train(resume=True)
         return weights / "best.pt"
@@ -129,7 +131,9 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     else:
         # Mild crops, no erasing: a cut-off or erased pip changes the tile.
         model, args = "yolo11n-cls.yaml", dict(imgsz=CLASSIFIER_IMGSZ, cache="ram", scale=0.15, erasing=0.0)
-    YOLO(model).train(data=str(data), project=str(runs.resolve()), name=kind, time=hours, epochs=1000,
+    if init:
+        model, args = str(init), {**args, "warmup_epochs": 0}
+    YOLO(model).train(data=str(data), project=str(runs.resolve()), name=name, time=hours, epochs=1000,
                       batch=batch, lr0=lr0, save_period=1, **COMMON_ARGS, **args)
     return weights / "best.pt"
 
