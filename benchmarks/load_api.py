@@ -36,6 +36,7 @@ class Phase:
     latencies_ms: list[float]
     statuses: Counter
     wall_s: float
+    client_cpu_s: float  # CPU time this load generator spent: on a shared machine, taken from the server
     server_cpu_s: float | None  # CPU time the server spent, when its pid is known
 
     def report(self) -> dict:
@@ -46,6 +47,7 @@ class Phase:
             "p50_ms": round(statistics.median(ordered), 1), "p99_ms": round(percentile(ordered, 99), 1),
             "max_ms": round(ordered[-1], 1), "statuses": {str(s): n for s, n in sorted(self.statuses.items(), key=str)},
         }
+        report["client_cpu_ms_per_request"] = round(1000 * self.client_cpu_s / len(ordered), 2)
         if self.server_cpu_s is not None:  # what a request costs the server, whatever else shares the cores
             report["server_cpu_ms_per_request"] = round(1000 * self.server_cpu_s / len(ordered), 2)
         return report
@@ -88,12 +90,13 @@ async def run_phase(name: str, client: httpx.AsyncClient, send, concurrency: int
             latencies.append((time.perf_counter() - start) * 1000)
             statuses[status] += 1
 
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before, client_before = cpu_seconds(server_pid), time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     wall = time.perf_counter() - start
-    cpu_after = cpu_seconds(server_pid)
-    return Phase(name, latencies, statuses, wall, None if cpu_before is None else cpu_after - cpu_before)
+    cpu_after, client_after = cpu_seconds(server_pid), time.process_time()
+    return Phase(name, latencies, statuses, wall, client_after - client_before,
+                 None if cpu_before is None else cpu_after - cpu_before)
 
 
 async def main(args: argparse.Namespace) -> int:
