@@ -48,6 +48,9 @@ MAX_BODY_BYTES = 20 * 1024 * 1024
 RECOGNITION_MAX_SIDE = 1600
 STATIC = Path(__file__).parent / "static"
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+# OpenAPI links: what a client (or schemathesis's stateful phase) may do with a new recognition's id.
+RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
+                     for operation in ("get_recognition", "get_image", "confirm")}
 
 PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP…, at most 20 MB")]
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
@@ -144,7 +147,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
     recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
-    app = FastAPI(title="Fanshot", version="0.1.0",
+    app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   responses={422: {"model": ErrorResponse}, 500: {"model": ErrorResponse}})
     install_error_handlers(app)
@@ -165,7 +168,8 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
         return Health(status="ok")
 
     @app.post("/v1/recognitions", status_code=201, response_model=Recognition,
-              responses={413: {"model": ErrorResponse}, 503: {"model": ErrorResponse}})
+              responses={201: {"links": RECOGNITION_LINKS}, 413: {"model": ErrorResponse},
+                         503: {"model": ErrorResponse}})
     def create_recognition(photo: PhotoUpload) -> JSONResponse:
         data = photo.file.read()
         with recognition_slots:
