@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
+from typing import NamedTuple
 
 from scoring import tiles as t
 from scoring.hand import Meld
 
 ORPHANS = tuple(t.INDEX[code] for code in t.TERMINALS + t.HONOUR_TILES)
 HONOURS = tuple(range(27, 34))
+BLOCKS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the three suits and the honours: no set spans two of them
 # With two or more sets of ghosts alone (six or more spare ghosts, a flip2 house rule) trying every identity
 # takes seconds; those groups then take one tile of each kind the patterns tell apart: every honour, and per
 # suit a low terminal, a middle tile and a high terminal, chows low and middle.
@@ -21,8 +23,7 @@ SPARSE_RANKS, SPARSE_CHOW_RANKS = (0, 4, 8), (0, 3)
 GROUP_SIZES = {"chow": 3, "pung": 3, "kong": 4, "pair": 2, "single": 1}
 
 
-@dataclass(frozen=True, order=True)
-class Group:
+class Group(NamedTuple):
     """A set or pair of an arrangement: `first` is the tile index of its lowest tile."""
 
     kind: str  # chow, pung, kong, pair; single (十三幺 only)
@@ -74,8 +75,8 @@ def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, 
     meld_groups = tuple(meld_group(m) for m in melds)
     key = tuple(concealed)
     free = _ghost_identities(key, meld_groups) if ghosts else ()
-    found = [_arrangement("standard", groups + meld_groups)
-             for groups in _standard(key, ghosts, 4 - len(melds), True, free)]
+    standard = _standard(key, ghosts, 4 - len(melds), True, free) if ghosts else _by_block(key, 4 - len(melds))
+    found = [_arrangement("standard", groups + meld_groups) for groups in standard]
     if not melds:
         if seven_pairs:
             found += [_arrangement("seven_pairs", groups)
@@ -119,6 +120,53 @@ def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool,
                               free):
             found.add(tuple(sorted((group, *tail))))
     return tuple(sorted(found))
+
+
+def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
+    """`_standard` without ghosts: each suit and the honours split on their own, one of them holding the pair."""
+    sizes = sorted(sum(counts[start:stop]) % 3 for start, stop in BLOCKS)
+    if sum(counts) != 3 * sets + 2 or sizes != [0, 0, 0, 2]:
+        return []
+    splits = [_block_splits(start, counts[start:stop]) for start, stop in BLOCKS if any(counts[start:stop])]
+    return [sum(chosen, ()) for chosen in product(*splits)]
+
+
+@lru_cache(maxsize=1 << 12)
+def _block_splits(start: int, counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Every split of one suit's (or the honours') counts into sets, and a pair when they leave 2 over;
+    `start` is the index of the block's first tile."""
+    if sum(counts) % 3 == 0:
+        return tuple(_sets(start, list(counts), 0))
+    splits = []
+    for i, n in enumerate(counts):
+        if n >= 2:
+            rest = list(counts)
+            rest[i] -= 2
+            splits += [(Group("pair", start + i), *groups) for groups in _sets(start, rest, 0)]
+    return tuple(splits)
+
+
+def _sets(start: int, counts: list[int], i: int) -> list[tuple[Group, ...]]:
+    """Every split of a block's counts (none left below i) into pungs and, in a suit, chows. The lowest tile
+    left is in pungs of itself or in chows starting at it, so each pung count gives one distinct branch."""
+    while i < len(counts) and not counts[i]:
+        i += 1
+    if i == len(counts):
+        return [()]
+    n = counts[i]
+    found = []
+    for pungs in range(n // 3 + 1):
+        chows = n - 3 * pungs
+        if chows and (start == 27 or i > 6 or counts[i + 1] < chows or counts[i + 2] < chows):
+            continue
+        rest = counts.copy()
+        rest[i] = 0
+        if chows:
+            rest[i + 1] -= chows
+            rest[i + 2] -= chows
+        head = (Group("pung", start + i),) * pungs + (Group("chow", start + i),) * chows
+        found += [head + tail for tail in _sets(start, rest, i + 1)]
+    return found
 
 
 def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool, want_pair: bool):
