@@ -6,7 +6,7 @@ never stands for a fifth copy of a tile."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import NamedTuple
 
@@ -46,14 +46,6 @@ class Arrangement:
     shape: str  # standard, seven_pairs, thirteen_orphans
     groups: tuple[Group, ...]
     counts: tuple[int, ...]  # all 34 tile kinds, ghosts counted as the tile they stand for
-
-    @cached_property
-    def sets(self) -> tuple[Group, ...]:
-        return tuple(g for g in self.groups if g.kind in ("chow", "pung", "kong"))
-
-    @cached_property
-    def pairs(self) -> tuple[Group, ...]:
-        return tuple(g for g in self.groups if g.kind == "pair")
 
     def describe(self) -> dict:
         return {"shape": self.shape,

@@ -40,7 +40,7 @@ def _item(pid: str, value: int, table: str) -> FanItem:
 
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
-    found = {pid: n for pid in ruleset.scored if (n := PATTERNS[pid].applies(situation))}
+    found = {p.id: n for p in ruleset.patterns if (n := p.applies(situation))}
     excluded = {other for pid in found for other in PATTERNS[pid].excludes}
     return {pid: n for pid, n in found.items() if pid not in excluded}
 

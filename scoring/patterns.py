@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import compress
 
 from scoring import tiles as t
 from scoring.decompose import Arrangement
@@ -17,6 +18,7 @@ from scoring.hand import Hand, WinContext
 WIND_INDICES = frozenset(t.INDEX[c] for c in t.WINDS)
 DRAGON_INDICES = frozenset(t.INDEX[c] for c in t.DRAGONS)
 TERMINAL_INDICES = frozenset(t.INDEX[c] for c in t.TERMINALS)
+ORPHAN_INDICES = TERMINAL_INDICES | frozenset(range(27, 34))
 
 
 @dataclass
@@ -30,7 +32,8 @@ class Situation:
     # Facts many predicates share, computed once per arrangement.
     pung_firsts: tuple[int, ...] = field(init=False)
     pair_firsts: tuple[int, ...] = field(init=False)
-    held: tuple[int, ...] = field(init=False)
+    chows: int = field(init=False)
+    held: tuple[int, ...] = field(init=False)  # the tile indices present, ascending
     suits: int = field(init=False)
     has_honours: bool = field(init=False)
 
@@ -38,7 +41,8 @@ class Situation:
         groups = self.arrangement.groups
         self.pung_firsts = tuple(g.first for g in groups if g.kind in ("pung", "kong"))
         self.pair_firsts = tuple(g.first for g in groups if g.kind == "pair")
-        self.held = tuple(i for i, n in enumerate(self.arrangement.counts) if n)
+        self.chows = sum(1 for g in groups if g.kind == "chow")
+        self.held = tuple(compress(range(34), self.arrangement.counts))
         self.suits = len({i // 9 for i in self.held if i < 27})
         self.has_honours = self.held[-1] >= 27
 
@@ -69,11 +73,11 @@ def _standard(s: Situation) -> bool:
 
 
 def _pungs_of(s: Situation, indices: frozenset[int]) -> int:
-    return sum(1 for first in s.pung_firsts if first in indices)
+    return len(indices.intersection(s.pung_firsts))  # no tile has two pungs: that would be six copies
 
 
 def _pair_in(s: Situation, indices: frozenset[int]) -> bool:
-    return any(first in indices for first in s.pair_firsts)
+    return not indices.isdisjoint(s.pair_firsts)
 
 
 # ---- hand types -------------------------------------------------------------------------------------------------
@@ -93,7 +97,7 @@ def plain_win(s: Situation) -> int:
 @pattern("all_chows", "平胡", "All chows", excludes=("chicken",))
 def all_chows(s: Situation) -> int:
     """平胡 四组顺子 / All chows: every set is a chow (option: the pair must be suited)."""
-    if not _standard(s) or any(g.kind != "chow" for g in s.arrangement.sets):
+    if not _standard(s) or s.pung_firsts:
         return 0
     return int(not s.options["all_chows_suited_pair"] or not _pair_in(s, WIND_INDICES | DRAGON_INDICES))
 
@@ -101,7 +105,7 @@ def all_chows(s: Situation) -> int:
 @pattern("all_pungs", "碰碰胡", "All pungs", excludes=("chicken",))
 def all_pungs(s: Situation) -> int:
     """碰碰胡 四组刻子或杠 / All pungs: every set is a pung or kong."""
-    return int(_standard(s) and all(g.kind != "chow" for g in s.arrangement.sets))
+    return int(_standard(s) and not s.chows)
 
 
 @pattern("half_flush", "混一色", "Half flush", excludes=("chicken",))
@@ -132,8 +136,7 @@ def pure_pungs(s: Situation) -> int:
 def mixed_terminals(s: Situation) -> int:
     """混幺九 只有幺九牌和字牌 / Terminals and honours: only 1s, 9s and honours, both present."""
     held = s.held
-    return int(all(i in TERMINAL_INDICES or i >= 27 for i in held)
-               and any(i >= 27 for i in held) and any(i < 27 for i in held))
+    return int(ORPHAN_INDICES.issuperset(held) and held[-1] >= 27 and held[0] < 27)
 
 
 @pattern("little_dragons", "小三元", "Little three dragons", excludes=("chicken",))
@@ -151,13 +154,13 @@ def little_winds(s: Situation) -> int:
 @pattern("all_honours", "字一色", "All honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
 def all_honours(s: Situation) -> int:
     """字一色 全是字牌 / All honours: honour tiles only."""
-    return int(all(i >= 27 for i in s.held))
+    return int(s.held[0] >= 27)
 
 
 @pattern("all_terminals", "清幺九", "All terminals", excludes=("chicken", "all_pungs", "pure_pungs"))
 def all_terminals(s: Situation) -> int:
     """清幺九 全是一九 / All terminals: 1s and 9s only."""
-    return int(all(i in TERMINAL_INDICES for i in s.held))
+    return int(TERMINAL_INDICES.issuperset(s.held))
 
 
 @pattern("big_dragons", "大三元", "Big three dragons", excludes=("chicken",))
@@ -207,13 +210,13 @@ def self_draw(s: Situation) -> int:
 @pattern("seat_wind", "门风", "Seat wind")
 def seat_wind(s: Situation) -> int:
     """门风 本家风刻 / Seat wind: a pung or kong of the winner's seat wind."""
-    return _pungs_of(s, frozenset({t.INDEX[s.context.seat_wind]}))
+    return s.pung_firsts.count(t.INDEX[s.context.seat_wind])
 
 
 @pattern("prevalent_wind", "圈风", "Prevalent wind")
 def prevalent_wind(s: Situation) -> int:
     """圈风 圈风刻 / Prevalent wind: a pung or kong of the round's wind."""
-    return _pungs_of(s, frozenset({t.INDEX[s.context.prevalent_wind]}))
+    return s.pung_firsts.count(t.INDEX[s.context.prevalent_wind])
 
 
 @pattern("dragon_pung", "三元牌", "Dragon pung")

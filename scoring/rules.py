@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.patterns import PATTERNS
+from scoring.patterns import PATTERNS, Pattern
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
@@ -67,6 +67,11 @@ class Ruleset:
     def scored(self) -> frozenset[str]:
         """Every pattern id the rule set gives a value."""
         return frozenset(pid for table in self.values.values() for pid in table)
+
+    @cached_property
+    def patterns(self) -> tuple[Pattern, ...]:
+        """The patterns of `scored`, looked up once."""
+        return tuple(PATTERNS[pid] for pid in self.scored)
 
     @property
     def cap(self) -> int | None:
