@@ -88,9 +88,13 @@ def _ghost_identities(concealed: tuple[int, ...], melds: tuple[Group, ...]) -> t
 
 def _arrangement(shape: str, groups: tuple[Group, ...]) -> Arrangement:
     counts = [0] * 34
-    for group in groups:
-        for i in group.indices():
-            counts[i] += 1
+    for kind, first, _ in groups:
+        if kind == "chow":
+            counts[first] += 1
+            counts[first + 1] += 1
+            counts[first + 2] += 1
+        else:
+            counts[first] += GROUP_SIZES[kind]
     return Arrangement(shape, tuple(sorted(groups)), tuple(counts))
 
 
@@ -116,11 +120,18 @@ def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool,
 
 def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
     """`_standard` without ghosts: each suit and the honours split on their own, one of them holding the pair."""
-    sizes = sorted(sum(counts[start:stop]) % 3 for start, stop in BLOCKS)
-    if sum(counts) != 3 * sets + 2 or sizes != [0, 0, 0, 2]:
+    if sum(counts) != 3 * sets + 2:
         return []
-    splits = [_block_splits(start, counts[start:stop]) for start, stop in BLOCKS if any(counts[start:stop])]
-    return [sum(chosen, ()) for chosen in product(*splits)]
+    splits, pairs = [], 0
+    for start, stop in BLOCKS:
+        block = counts[start:stop]
+        left = sum(block) % 3  # 0: sets only, 2: sets and the pair, 1: no split
+        if left == 1:
+            return []
+        pairs += left == 2
+        if any(block):
+            splits.append(_block_splits(start, block))
+    return [sum(chosen, ()) for chosen in product(*splits)] if pairs == 1 else []
 
 
 @lru_cache(maxsize=1 << 12)

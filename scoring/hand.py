@@ -95,6 +95,8 @@ def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], where: str) -> N
 
 
 def _seat(value: Any, where: str) -> str:
+    if value in t.SEATS:
+        return value
     try:
         codes = t.parse(value, field=where) if isinstance(value, str) else None
     except ScoringError:
@@ -115,7 +117,7 @@ def parse_meld(raw: Any, index: int) -> Meld:
     kind = raw.get("kind")
     if kind not in MELD_KINDS:
         raise ScoringError("bad_meld", f"{where}.kind: expected one of {list(MELD_KINDS)}, got {kind!r}")
-    codes = tuple(sorted(t.parse(raw.get("tiles", ""), field=f"{where}.tiles"), key=t.sort_key))
+    codes = tuple(sorted(t.parse(raw.get("tiles", ""), field=f"{where}.tiles"), key=t.INDEX.__getitem__))
     concealed, added = raw.get("concealed", False), raw.get("added", False)
     if not isinstance(concealed, bool) or not isinstance(added, bool):
         raise ScoringError("bad_meld", f"{where}: concealed and added must be true or false")
@@ -130,9 +132,8 @@ def _check_meld(meld: Meld, where: str) -> None:
         raise ScoringError("bad_meld", f"{where}: a {meld.kind} has {size} tiles, got {len(meld.tiles)} "
                            f"({meld.notation() or 'none'})")
     if meld.kind == "chow":
-        first = meld.first
-        run = not t.is_honour(first) and all(
-            code == f"{t.rank(first) + i}{t.suit(first)}" for i, code in enumerate(meld.tiles))
+        first = t.INDEX[meld.first]
+        run = first < 27 and first % 9 < 7 and meld.tiles == t.PLAYING_TILES[first:first + 3]
         if not run:
             raise ScoringError("bad_meld", f"{where}: {meld.notation()} is not a chow (three consecutive "
                                "tiles of one suit)")
