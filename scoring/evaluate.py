@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.patterns import PATTERNS, Situation
 from scoring.rules import Ruleset
 
 
-@dataclass(frozen=True)
-class FanItem:
+class FanItem(NamedTuple):
     id: str
     zh: str
     en: str
@@ -20,8 +19,7 @@ class FanItem:
         return {"id": self.id, "zh": self.zh, "en": self.en, "fan": self.fan, "kind": self.kind}
 
 
-@dataclass(frozen=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     items: tuple[FanItem, ...]
     fan_total: int
     capped: bool  # the within-cap total was clamped to the cap

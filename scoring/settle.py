@@ -117,11 +117,10 @@ def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> 
     for payer, amount in (*_hand_payments(ruleset, context, per_payer, liable).items(), *kongs.items()):
         payments[payer] -= amount
         payments[context.seat_wind] += amount
-    fees = dict.fromkeys(t.SEATS, float(stake.fee))
     for seat in t.SEATS:
         payments[seat] -= stake.fee
     return Settlement({s: tidy(v) for s, v in payments.items()}, tidy(per_payer), hits, liable,
-                      {s: tidy(v) for s, v in kongs.items()}, {s: tidy(v) for s, v in fees.items()})
+                      {s: tidy(v) for s, v in kongs.items()}, dict.fromkeys(t.SEATS, tidy(float(stake.fee))))
 
 
 def tidy(value: float) -> float | int:

@@ -10,6 +10,7 @@ from scoring.hand import Hand, Stake, WinContext
 from scoring.rules import GHOST_MODES, Ruleset
 
 HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
+NO_STAKE = Stake()  # the defaults
 
 
 def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
@@ -38,12 +39,11 @@ def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("too_few_tiles", f"小相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
                            f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)")
     seen = hand.all_tiles() + list(context.horses or ())
-    extra = t.over_four(seen)
-    if extra:
-        raise ScoringError("too_many_copies", f"more than four copies of {', '.join(extra)} across the hand"
-                           + (" and horses" if context.horses else ""))
-    doubled = [code for code, n in Counter(hand.flowers).items() if n > 1]
-    if doubled:
+    if max(t.counts(seen)) > 4:
+        raise ScoringError("too_many_copies", f"more than four copies of {', '.join(t.over_four(seen))} across the "
+                           "hand" + (" and horses" if context.horses else ""))
+    if len(set(hand.flowers)) < len(hand.flowers):
+        doubled = [code for code, n in Counter(hand.flowers).items() if n > 1]
         raise ScoringError("too_many_copies", f"hand.flowers: each flower exists once; {', '.join(doubled)} repeats")
     if hand.flowers and not ruleset.options["flowers"]:
         raise ScoringError("not_allowed", f"hand.flowers: rule set {ruleset.name} plays without flowers")
@@ -95,7 +95,7 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
-    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(Stake(), key)]
+    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(NO_STAKE, key)]
     if unused and ruleset.points != "multiple":
         raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
                            "the flower/kong/chicken stake numbers belong to qianggang")
@@ -123,6 +123,8 @@ def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
 
 
 def _check_first_turn_wins(hand: Hand, context: WinContext) -> None:
+    if not context.special:
+        return
     rules = {
         "heavenly": (context.is_dealer, "self_draw", "天和 heavenly: only the dealer (1z), by self-draw"),
         "earthly": (not context.is_dealer, "self_draw", "地和 earthly: only a non-dealer, by self-draw"),
