@@ -5,7 +5,6 @@ never stands for a fifth copy of a tile."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import NamedTuple
@@ -39,8 +38,7 @@ class Group(NamedTuple):
         return _notation(self.kind, self.first)
 
 
-@dataclass(frozen=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     """One reading of the whole hand: its shape, its groups (melds included) and the tile counts it implies."""
 
     shape: str  # standard, seven_pairs, thirteen_orphans
@@ -50,6 +48,10 @@ class Arrangement:
     def describe(self) -> dict:
         return {"shape": self.shape,
                 "groups": [{"kind": g.kind, "tiles": g.notation(), "concealed": g.concealed} for g in self.groups]}
+
+
+# The standing tiles' groups, made once for every split to share.
+PAIRS, PUNGS, CHOWS = (tuple(Group(kind, i) for i in range(34)) for kind in ("pair", "pung", "chow"))
 
 
 @lru_cache(maxsize=512)
@@ -140,12 +142,14 @@ def _block_splits(start: int, counts: tuple[int, ...]) -> tuple[tuple[Group, ...
     `start` is the index of the block's first tile."""
     if sum(counts) % 3 == 0:
         return tuple(_sets(start, list(counts), 0))
+    # each set's ranks sum to 0 mod 3, so the pair's rank r has 2r = the block's rank sum (mod 3)
+    pair_rank = 2 * sum(i * n for i, n in enumerate(counts)) % 3
     splits = []
     for i, n in enumerate(counts):
-        if n >= 2:
+        if n >= 2 and i % 3 == pair_rank:
             rest = list(counts)
             rest[i] -= 2
-            splits += [(Group("pair", start + i), *groups) for groups in _sets(start, rest, 0)]
+            splits += [(PAIRS[start + i], *groups) for groups in _sets(start, rest, 0)]
     return tuple(splits)
 
 
@@ -167,7 +171,7 @@ def _sets(start: int, counts: list[int], i: int) -> list[tuple[Group, ...]]:
         if chows:
             rest[i + 1] -= chows
             rest[i + 2] -= chows
-        head = (Group("pung", start + i),) * pungs + (Group("chow", start + i),) * chows
+        head = (PUNGS[start + i],) * pungs + (CHOWS[start + i],) * chows
         found += [head + tail for tail in _sets(start, rest, i + 1)]
     return found
 

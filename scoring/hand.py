@@ -57,6 +57,9 @@ class Stake:
     chicken: float = 1
 
 
+NO_STAKE = Stake()  # every stake number at its default
+
+
 @dataclass(frozen=True)
 class WinContext:
     win: str = "self_draw"
@@ -68,7 +71,7 @@ class WinContext:
     kong_fed_by: str | None = None
     ghosts: tuple[str, ...] = ()
     horses: tuple[str, ...] | None = None  # None: no horse bonus
-    stake: Stake = Stake()
+    stake: Stake = NO_STAKE
 
     @property
     def is_dealer(self) -> bool:
@@ -175,7 +178,7 @@ def parse_stake(raw: Any) -> Stake:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_STAKE:
             raise ScoringError("bad_context", f"context.stake.{key}: expected a number from 0 to {MAX_STAKE:g}, "
                                f"got {value!r}")
-    return Stake(**raw)
+    return Stake(**raw) if raw else NO_STAKE
 
 
 def parse_context(raw: Any) -> WinContext:

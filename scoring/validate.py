@@ -6,11 +6,10 @@ from collections import Counter
 
 from scoring import tiles as t
 from scoring.errors import ScoringError
-from scoring.hand import Hand, Stake, WinContext
+from scoring.hand import NO_STAKE, Hand, WinContext
 from scoring.rules import GHOST_MODES, Ruleset
 
 HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
-NO_STAKE = Stake()  # the defaults
 
 
 def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
