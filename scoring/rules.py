@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -20,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.patterns import PATTERNS, Pattern
+from scoring.patterns import PATTERNS, Situation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
@@ -69,9 +70,9 @@ class Ruleset:
         return frozenset(pid for table in self.values.values() for pid in table)
 
     @cached_property
-    def patterns(self) -> tuple[Pattern, ...]:
-        """The patterns of `scored`, looked up once."""
-        return tuple(PATTERNS[pid] for pid in self.scored)
+    def predicates(self) -> tuple[tuple[str, Callable[[Situation], int]], ...]:
+        """(pattern id, predicate) of every pattern in `scored`, looked up once."""
+        return tuple((pid, PATTERNS[pid].applies) for pid in self.scored)
 
     @property
     def cap(self) -> int | None:
