@@ -45,10 +45,10 @@ def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
 
 def evaluate(ruleset: Ruleset, situation: Situation, flowers: int) -> Evaluation:
     applying = _applying(ruleset, situation)
+    valued = [(table, pid, value) for table, pid, value in ruleset.entries if pid in applying]
 
     def items_of(table: str) -> list[FanItem]:
-        return [_item(pid, value * applying[pid], table)
-                for pid, value in ruleset.table(table).items() if pid in applying]
+        return [_item(pid, value * applying[pid], table) for home, pid, value in valued if home == table]
 
     fixed = items_of("fixed_points")
     if fixed:

@@ -74,6 +74,11 @@ class Ruleset:
         """(pattern id, predicate) of every pattern in `scored`, looked up once."""
         return tuple((pid, PATTERNS[pid].applies) for pid in self.scored)
 
+    @cached_property
+    def entries(self) -> tuple[tuple[str, str, int], ...]:
+        """(table, pattern id, value) of every value, in table order."""
+        return tuple((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
+
     @property
     def cap(self) -> int | None:
         cap = self.options.get("cap", -1)
