@@ -92,9 +92,9 @@ def _object(value: Any, where: str) -> dict[str, Any]:
 
 
 def _only_keys(value: dict[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    unknown = sorted(set(value) - set(allowed))
+    unknown = value.keys() - allowed
     if unknown:
-        raise ScoringError("bad_request", f"{where}: unknown field(s) {unknown}; allowed: {list(allowed)}")
+        raise ScoringError("bad_request", f"{where}: unknown field(s) {sorted(unknown)}; allowed: {list(allowed)}")
 
 
 def _seat(value: Any, where: str) -> str:

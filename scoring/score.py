@@ -20,9 +20,9 @@ REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
 def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
     if not isinstance(request, dict):
         raise ScoringError("bad_request", "the score request must be a JSON object")
-    unknown = sorted(set(request) - set(REQUEST_FIELDS))
+    unknown = request.keys() - REQUEST_FIELDS
     if unknown:
-        raise ScoringError("bad_request", f"unknown field(s) {unknown}; allowed: {list(REQUEST_FIELDS)}")
+        raise ScoringError("bad_request", f"unknown field(s) {sorted(unknown)}; allowed: {list(REQUEST_FIELDS)}")
     if "hand" not in request:
         raise ScoringError("bad_request", "hand: required")
     ruleset = rules.load(request.get("ruleset", "jipinghu"), request.get("options"))

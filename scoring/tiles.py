@@ -85,6 +85,8 @@ def parse(text: str, *, field: str = "tiles", allow_flowers: bool = False) -> li
     Spaces are ignored. Raises ScoringError(code="bad_tile") naming the exact problem and position."""
     if not isinstance(text, str):
         raise ScoringError("bad_tile", f"{field}: expected a string of tile codes, got {type(text).__name__}")
+    if not text:
+        return []
     if text in INDEX:  # a single tile: a seat, a winning tile
         return [text]
     if _PLAIN.fullmatch(text):
