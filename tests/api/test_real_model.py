@@ -23,4 +23,4 @@ def test_real_photo_is_recognised(tmp_path):
     width, height = result["image"]["width"], result["image"]["height"]
     assert all(0 <= t["box"][0] < t["box"][2] <= width and 0 <= t["box"][1] < t["box"][3] <= height
                for t in result["tiles"])
-    assert set(result["hand"]) >= {"concealed", "winning_tile"}
+    assert isinstance(result["hand"]["concealed"], str)
