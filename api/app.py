@@ -99,9 +99,7 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
 
 @contextmanager
 def scorer_refusals(*, unknown_ruleset: int = 422) -> Iterator[None]:
-    """The scorer's refusals as API errors: 422, or `unknown_ruleset` where the name is the resource asked for.
-    (ScoringError is a frozen dataclass, which Starlette's exception handlers cannot take: they reset the
-    exception's __traceback__.)"""
+    """The scorer's refusals as API errors: 422, or `unknown_ruleset` where the name is the resource asked for."""
     try:
         yield
     except ScoringError as error:
