@@ -4,15 +4,37 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Unreadable photos, files or manifests → `error: ...` on stderr and exit code 2, not a traceback."""
+
+    def guarded(args: argparse.Namespace) -> int:
+        from datasets.errors import DatasetError
+        from scoring.errors import ScoringError
+        from vision.image import PhotoError
+
+        try:
+            return run(args)
+        except (PhotoError, DatasetError, ScoringError, OSError, ValueError, KeyError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+
+    return guarded
+
+
 def _train_data(args: argparse.Namespace) -> int:
-    from vision.train import build_crop_dataset, build_localiser_dataset
+    from vision.train import add_localiser_crops, build_crop_dataset, build_localiser_dataset
 
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser')}")
     counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies)
     print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
+    if args.localiser_crops:
+        added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
+        print(f"added {added} train crops cut by the localiser in {args.localiser_crops}")
     return 0
 
 
@@ -81,6 +103,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
     sub.add_argument("--out", type=Path, default=Path("work/train-data"))
     sub.add_argument("--copies", type=int, default=1, help="jittered crops per train tile")
+    sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",
+                     help="also add train crops cut by the localiser in this models folder")
     sub.set_defaults(run=_train_data)
 
     for kind in ("localiser", "classifier"):
@@ -106,7 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("read", help="recognise the tiles in a photo")
     parser.add_argument("photo", type=Path)
     parser.add_argument("--json", action="store_true", help="print the recognition result JSON")
-    parser.set_defaults(run=_read)
+    parser.set_defaults(run=_guarded(_read))
 
     parser = subparsers.add_parser("eval", help="score the recogniser on a manifest (JSONL) or a YOLO folder")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -115,4 +139,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
     parser.add_argument("--conf", type=float, help="localiser score threshold (default: the recogniser's)")
     parser.add_argument("--json", action="store_true")
-    parser.set_defaults(run=_eval)
+    parser.set_defaults(run=_guarded(_eval))

@@ -91,6 +91,29 @@ def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, co
     return counts
 
 
+def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = CLASSIFIER_IMGSZ,
+                        min_iou: float = 0.5) -> int:
+    """Add to dst/train crops cut by the shipped localiser's own boxes on the train split, each labelled with
+    the true box it overlaps most (IoU ≥ min_iou): the classifier then learns on the boxes it will be given."""
+    from vision.geometry import iou
+    from vision.recognize import CONF, load_models, localise
+
+    names, models, added = read_names(src), load_models(models_dir), 0
+    for image_path, boxes in labelled_images(src, "train"):
+        image = cv2.imread(str(image_path))
+        height, width = image.shape[:2]
+        truth = boxes[:, 1:] * [width, height, width, height]
+        found, _, _ = localise(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, CONF)
+        for index, box in enumerate(found if len(truth) else []):
+            overlaps = iou(box, truth)
+            if overlaps.max() >= min_iou:
+                folder = dst / "train" / names[int(boxes[overlaps.argmax(), 0])]
+                if folder.is_dir():
+                    cv2.imwrite(str(folder / f"pred_{image_path.stem}_{index}.png"), cut_crop(image, box, size))
+                    added += 1
+    return added
+
+
 def configure_ultralytics(config_dir: Path) -> None:
     """Offline switches (TRAINING_NOTES.md): no DNS probes, downloads, auto-installs or telemetry."""
     config_dir.mkdir(parents=True, exist_ok=True)
