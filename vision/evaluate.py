@@ -14,7 +14,7 @@ from datasets.yolo import parse_labels, read_names, split_names
 from scoring.tiles import BACK, parse
 from vision.image import load_photo
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
-from vision.recognize import CONF, recognize
+from vision.recognize import CONF, load_models, recognize
 
 MAX_SIDE = 1280  # decode cap for photos; tiles stay well above the classifier's input size
 
@@ -64,6 +64,7 @@ class Tally:
 
 def evaluate_manifest(manifest: Path, conf: float = CONF) -> dict:
     tally = Tally()
+    load_models()  # once, outside the per-photo timing
     for image, truth, backs in manifest_entries(manifest):
         tally.add(*read_photo(image, conf), truth + [BACK] * backs)
     return tally.summary()
@@ -75,6 +76,7 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF) -> dict:
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
     tally, detections, truths = Tally(), [], []
+    load_models()  # once, outside the per-photo timing
     for image in sorted((folder / "images").iterdir()):
         label = folder / "labels" / f"{image.stem}.txt"
         boxes = parse_labels(label.read_text(encoding="utf-8") if label.is_file() else "", str(label), len(names))
