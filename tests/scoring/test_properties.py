@@ -26,6 +26,12 @@ def _request(seed: int, ruleset: str) -> dict:
     return random_request(random.Random(seed), ruleset)
 
 
+def _parsed(request: dict) -> tuple:
+    """The request as the scorer sees it: rule set, hand, context and the ghost tiles in force."""
+    rules, hand, context = parse_request(request)
+    return rules, hand, context, ghost_tiles(rules, context)
+
+
 def _shuffled(notation: str, rnd: random.Random) -> str:
     codes = t.parse(notation)
     rnd.shuffle(codes)
@@ -68,8 +74,7 @@ def test_meld_order_never_changes_the_value(seed: int, ruleset: str, rnd: random
 @given(seed=seeds, ruleset=rulesets)
 def test_result_is_the_best_decomposition(seed: int, ruleset: str) -> None:
     request = _request(seed, ruleset)
-    rules, hand, context = parse_request(request)
-    ghosts = ghost_tiles(rules, context)
+    rules, hand, context, ghosts = _parsed(request)
     held = sum(code in ghosts for code in hand.concealed)
     scored = [(a, evaluate(rules, Situation(a, hand, context, rules.options, ghosts, held), len(hand.flowers)))
               for a in candidates(rules, hand, ghosts)]
@@ -101,8 +106,7 @@ def _brute_force_standard(concealed: list[str], melds: list[dict]) -> set[tuple]
 @given(seed=seeds, ruleset=rulesets)
 def test_every_standard_decomposition_is_found(seed: int, ruleset: str) -> None:
     request = _request(seed, ruleset)
-    rules, hand, context = parse_request(request)
-    ghosts = ghost_tiles(rules, context)
+    rules, hand, context, ghosts = _parsed(request)
     if any(code in ghosts for code in hand.concealed):
         return  # ghosts: the brute force below knows no wildcards
     found = {tuple(sorted((g.kind, g.first) for g in a.groups))
