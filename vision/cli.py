@@ -83,10 +83,11 @@ def _read(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_manifest, evaluate_yolo
-    from vision.recognize import CONF
+    from vision.recognize import CONF, MODELS_DIR
 
-    conf = CONF if args.conf is None else args.conf
-    report = evaluate_yolo(args.yolo, args.split, conf) if args.yolo else evaluate_manifest(args.manifest, conf)
+    conf, models = CONF if args.conf is None else args.conf, args.models or MODELS_DIR
+    report = (evaluate_yolo(args.yolo, args.split, conf, models) if args.yolo
+              else evaluate_manifest(args.manifest, conf, models))
     if args.json:
         print(json.dumps(report))
     else:
@@ -138,5 +139,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
     parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
     parser.add_argument("--conf", type=float, help="localiser score threshold (default: the recogniser's)")
+    parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_guarded(_eval))

@@ -14,15 +14,15 @@ from datasets.yolo import parse_labels, read_names, split_names
 from scoring.tiles import BACK, parse
 from vision.image import load_photo
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
-from vision.recognize import CONF, load_models, recognize
+from vision.recognize import CONF, MODELS_DIR, Models, load_models, recognize
 
 MAX_SIDE = 1280  # decode cap for photos; tiles stay well above the classifier's input size
 
 
-def read_photo(path: Path, conf: float = CONF) -> tuple[dict, float]:
+def read_photo(path: Path, conf: float = CONF, models: Models | None = None) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE), conf=conf)
+    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE), models, conf)
     return result, (time.perf_counter() - start) * 1000
 
 
@@ -62,25 +62,23 @@ class Tally:
                 "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0}
 
 
-def evaluate_manifest(manifest: Path, conf: float = CONF) -> dict:
-    tally = Tally()
-    load_models()  # once, outside the per-photo timing
+def evaluate_manifest(manifest: Path, conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
+    tally, models = Tally(), load_models(models_dir)  # loaded once, outside the per-photo timing
     for image, truth, backs in manifest_entries(manifest):
-        tally.add(*read_photo(image, conf), truth + [BACK] * backs)
+        tally.add(*read_photo(image, conf, models), truth + [BACK] * backs)
     return tally.summary()
 
 
-def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF) -> dict:
+def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names)."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
-    tally, detections, truths = Tally(), [], []
-    load_models()  # once, outside the per-photo timing
+    tally, detections, truths, models = Tally(), [], [], load_models(models_dir)
     for image in sorted((folder / "images").iterdir()):
         label = folder / "labels" / f"{image.stem}.txt"
         boxes = parse_labels(label.read_text(encoding="utf-8") if label.is_file() else "", str(label), len(names))
-        result, ms = read_photo(image, conf)
+        result, ms = read_photo(image, conf, models)
         width, height = result["image"]["width"], result["image"]["height"]
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
