@@ -15,6 +15,7 @@ import onnxruntime as ort
 from scoring.tiles import BACK
 from vision.geometry import cut_crop, decode_yolo, letterbox, nms, unletterbox
 from vision.layout import group_tiles, propose_hand
+from vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 CONF = 0.3  # localiser score threshold: best tile F1 on the valid split (swept 0.15-0.45)
@@ -103,7 +104,7 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float = CON
         "tiles": tiles,
         "groups": groups,
         "hand": propose_hand(groups, codes),
-        "suggestions": [],
+        "suggestions": suggest(tiles, groups),
         "timing_ms": {"localise": round((located - start) * 1000, 1),
                       "classify": round((classified - located) * 1000, 1),
                       "total": round((time.perf_counter() - start) * 1000, 1)},
