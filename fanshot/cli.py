@@ -14,7 +14,8 @@ SUBCOMMAND_MODULES = ("scoring.cli", "datasets.cli", "datasets.synth.cli", "visi
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fanshot", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="fanshot", description="Photograph a revealed Guangdong mahjong hand, "
+                                     "confirm the tiles, get the score.")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for name in SUBCOMMAND_MODULES:
         try:
