@@ -235,35 +235,25 @@ def test_seed_horse_table_differs_only_in_dragons() -> None:
 
 
 HORSE_HIT_ROWS = [
-    # (horses, winner, hits)
-    ("159m1p1z7z", "1z", 6),
-    ("159m2p3s4z", "1z", 3),
-    ("26m2z6z3p4p", "2z", 4),
-    ("37s3z5z1m2m", "3z", 4),
-    ("48p4z1m1m", "4z", 3),
-    ("2222m", "1z", 0),
+    # (dragons, horses, winner, hits): horse_dragons "rules" (RULES.md) or "seed" (seed 000)
+    ("rules", "159m1p1z7z", "1z", 6),
+    ("rules", "159m2p3s4z", "1z", 3),
+    ("rules", "26m2z6z3p4p", "2z", 4),
+    ("rules", "37s3z5z1m2m", "3z", 4),
+    ("rules", "48p4z1m1m", "4z", 3),
+    ("rules", "2222m", "1z", 0),
+    ("seed", "159m1p1z7z", "1z", 5),
+    ("seed", "26m2z7z3p4p", "2z", 4),
+    ("seed", "37s3z6z1m2m", "3z", 4),
+    ("seed", "48p4z5z1m1m", "4z", 4),
+    ("seed", "5z6z7z", "1z", 0),
 ]
 
 
-@pytest.mark.parametrize(("horses", "winner", "hits"), HORSE_HIT_ROWS, ids=[f"{r[1]}-{r[0]}" for r in HORSE_HIT_ROWS])
-def test_horse_hits(horses, winner, hits) -> None:
-    assert horse_hits(tuple(t.parse(horses)), winner) == hits
-
-
-SEED_HORSE_HIT_ROWS = [
-    # (horses, winner, hits) with horse_dragons = "seed"
-    ("159m1p1z7z", "1z", 5),
-    ("26m2z7z3p4p", "2z", 4),
-    ("37s3z6z1m2m", "3z", 4),
-    ("48p4z5z1m1m", "4z", 4),
-    ("5z6z7z", "1z", 0),
-]
-
-
-@pytest.mark.parametrize(("horses", "winner", "hits"), SEED_HORSE_HIT_ROWS,
-                         ids=[f"{r[1]}-{r[0]}" for r in SEED_HORSE_HIT_ROWS])
-def test_horse_hits_seed_dragons(horses, winner, hits) -> None:
-    assert horse_hits(tuple(t.parse(horses)), winner, "seed") == hits
+@pytest.mark.parametrize(("dragons", "horses", "winner", "hits"), HORSE_HIT_ROWS,
+                         ids=[f"{r[0]}-{r[2]}-{r[1]}" for r in HORSE_HIT_ROWS])
+def test_horse_hits(dragons, horses, winner, hits) -> None:
+    assert horse_hits(tuple(t.parse(horses)), winner, dragons) == hits
 
 
 HORSE_SCORE_ROWS = [
