@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from datasets.yolo import parse_labels, read_names, split_names
-from scoring.tiles import BACK, parse
+from scoring.tiles import BACK, parse, to_string
 from vision.image import load_photo
+from vision.layout import group_tiles, propose_hand
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
 from vision.recognize import CONF, MODELS_DIR, Models, load_models, recognize
 
@@ -39,6 +40,28 @@ def split_backs(codes: list[str]) -> tuple[list[str], int]:
     return [code for code in codes if code != BACK], codes.count(BACK)
 
 
+HandView = tuple[str, tuple[tuple[str, str, bool], ...], str]
+
+
+def hand_view(hand: dict) -> HandView:
+    """What a photo can show of a score-request hand, order-free: the standing tiles, the melds (kind, tiles,
+    concealed) and the flowers. Who fed a meld, added kongs and the winning tile are not visible."""
+    melds = sorted((m["kind"], to_string(parse(m["tiles"])), bool(m.get("concealed"))) for m in hand.get("melds", []))
+    return (to_string(parse(hand.get("concealed", ""))), tuple(melds),
+            to_string(parse(hand.get("flowers", ""), allow_flowers=True)))
+
+
+def true_hand(image: Path) -> dict | None:
+    """The hand a rendered photo shows, from its `fanshot synth` sidecar (IMAGE.json), if it has one."""
+    sidecar = image.with_suffix(".json")
+    return json.loads(sidecar.read_text(encoding="utf-8"))["request"]["hand"] if sidecar.is_file() else None
+
+
+def layout_hand(boxes: np.ndarray, codes: list[str]) -> dict:
+    """The hand the layout proposes for tiles at these boxes: what `recognize` does after reading them."""
+    return propose_hand(group_tiles(boxes, codes), codes)
+
+
 @dataclass
 class Tally:
     """Per-photo tile multisets, exact matches and times, summarised as `fanshot eval` reports them."""
@@ -46,6 +69,8 @@ class Tally:
     pairs: list[tuple[list[str], list[str]]] = field(default_factory=list)
     exact: list[bool] = field(default_factory=list)
     millis: list[float] = field(default_factory=list)
+    hands: list[bool] = field(default_factory=list)  # proposed hand right, where the true hand is known
+    layouts: list[bool] = field(default_factory=list)  # the same from the true boxes and codes: layout alone
 
     def add(self, result: dict, ms: float, truth: list[str]) -> None:
         """`truth`: the photo's true codes, backs included."""
@@ -55,11 +80,19 @@ class Tally:
         self.exact.append(sorted(faces) == sorted(true_faces) and backs == true_backs)
         self.millis.append(ms)
 
+    def add_hand(self, result: dict, truth: dict, labelled: Boxes) -> None:
+        """Score the proposed hand of a photo whose true hand is known, and the layout on its true boxes."""
+        expected = hand_view(truth)
+        self.hands.append(hand_view(result["hand"]) == expected)
+        self.layouts.append(hand_view(layout_hand(labelled.boxes, list(labelled.classes))) == expected)
+
     def summary(self) -> dict:
+        hands = {"hands": len(self.hands), "hand_exact": float(np.mean(self.hands)),
+                 "layout_exact_on_labels": float(np.mean(self.layouts))} if self.hands else {}
         return {"images": len(self.pairs), **multiset_scores(self.pairs),
                 "exact_match": float(np.mean(self.exact)) if self.exact else 0.0,
                 "median_ms": float(np.median(self.millis)) if self.millis else 0.0,
-                "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0}
+                "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0, **hands}
 
 
 def evaluate_manifest(manifest: Path, conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
@@ -71,7 +104,8 @@ def evaluate_manifest(manifest: Path, conf: float = CONF, models_dir: Path = MOD
 
 def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
-    against the labels of one split of a YOLO folder (our class names)."""
+    against the labels of one split of a YOLO folder (our class names). Photos with a `fanshot synth` sidecar
+    also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
     tally, detections, truths, models = Tally(), [], [], load_models(models_dir)
@@ -87,5 +121,7 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF, models_di
         detections.append(Boxes(np.array([t["box"] for t in tiles]).reshape(-1, 4), [t["code"] for t in tiles],
                                 np.array([t["confidence"] for t in tiles])))
         tally.add(result, ms, truth)
+        if (hand := true_hand(image)) is not None:
+            tally.add_hand(result, hand, truths[-1])
     return {**tally.summary(), "mAP50": mean_ap(detections, truths),
             "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS)}

@@ -1,53 +1,152 @@
 """From recognised tiles to table layout: rows, groups (concealed row, melds, flowers) and a proposed
-score-request hand. A first, geometric version: rows by vertical overlap, groups split at wide gaps."""
+score-request hand. Rows are chains of neighbouring tiles, groups are split at wide gaps, and a group of melds
+laid too close together is split by what its tiles form."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
 from scoring.tiles import BACK, is_flower, to_string
 
-ROW_OVERLAP = 0.5  # a tile joins a row when it shares this fraction of its height with the row
-GROUP_GAP = 0.5  # a gap wider than this many median tile widths starts a new group
+ROW_DRIFT = 0.5  # a row's next tile has its centre within this fraction of a tile height up or down
+ROW_REACH = 3.0  # and lies at most this many tile widths to the right: melds sit a gap apart from the hand
+GROUP_GAP = 0.35  # a gap wider than this many tile widths starts a new group
+MELD_SIZES = (3, 4)
+HAND_TILES = 14  # a winning hand: standing tiles + 3 per meld (a kong's fourth tile is its replacement)
+
+
+def row_angle(boxes: np.ndarray) -> float:
+    """The rows' slant in radians: the median direction from each tile to its nearest neighbour, among those
+    within 45 degrees of horizontal (neighbours in a row are nearer than the rows are apart)."""
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    if len(centres) < 2:
+        return 0.0
+    offsets = centres[None, :, :] - centres[:, None, :]
+    distance = np.hypot(offsets[..., 0], offsets[..., 1])
+    np.fill_diagonal(distance, np.inf)
+    nearest = offsets[np.arange(len(centres)), distance.argmin(axis=1)]
+    angles = np.arctan2(nearest[:, 1], nearest[:, 0])
+    angles = (angles + np.pi / 2) % np.pi - np.pi / 2  # a direction, not an arrow: fold into [-90°, 90°)
+    flat = angles[np.abs(angles) < np.pi / 4]
+    return float(np.median(flat)) if len(flat) else 0.0
+
+
+def straighten(boxes: np.ndarray) -> np.ndarray:
+    """Boxes in the frame of the rows: centres turned by -row_angle, and each tile's own width and height
+    recovered from its axis-aligned box (a turned w×h tile spans w·cos + h·sin across, w·sin + h·cos down)."""
+    angle = row_angle(boxes)
+    c, s = np.cos(angle), np.sin(abs(angle))
+    x, y = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    u, v = x * np.cos(angle) + y * np.sin(angle), -x * np.sin(angle) + y * np.cos(angle)
+    across, down = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    w = np.maximum((across * c - down * s) / (c * c - s * s), 0.3 * across)
+    h = np.maximum((down * c - across * s) / (c * c - s * s), 0.3 * down)
+    return np.stack([u - w / 2, v - h / 2, u + w / 2, v + h / 2], axis=1)
 
 
 def rows(boxes: np.ndarray) -> list[list[int]]:
-    """Tile indices in rows, top to bottom, each left to right."""
-    found: list[tuple[float, float, list[int]]] = []  # row top, row bottom, members
-    for index in np.argsort((boxes[:, 1] + boxes[:, 3]) / 2, kind="stable"):
-        y1, y2 = boxes[index, 1], boxes[index, 3]
-        for number, (top, bottom, members) in enumerate(found):
-            if min(y2, bottom) - max(y1, top) >= ROW_OVERLAP * min(y2 - y1, bottom - top):
-                found[number] = (min(top, y1), max(bottom, y2), [*members, int(index)])
-                break
-        else:
-            found.append((y1, y2, [int(index)]))
-    return [sorted(members, key=lambda i: boxes[i, 0]) for _, _, members in found]
+    """Tile indices in rows, top to bottom, each left to right. A row is a chain of right-hand neighbours, so
+    it follows a slanted or perspective-shrunk line where a horizontal band would swallow the next row."""
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    dx, dy = cx[None, :] - cx[:, None], np.abs(cy[None, :] - cy[:, None])  # [i, j]: from tile i to tile j
+    near = (dx > 0.5 * w[:, None]) & (dx < ROW_REACH * w[:, None]) & (dy < ROW_DRIFT * np.minimum.outer(h, h))
+    cost = dx / w[:, None] + 2 * dy / h[:, None]
+    right: dict[int, int] = {}
+    left: set[int] = set()
+    for i, j in sorted(zip(*np.nonzero(near), strict=True), key=lambda pair: cost[pair]):
+        if i not in right and j not in left:  # the cheapest links first: each tile one neighbour each side
+            right[int(i)] = int(j)
+            left.add(int(j))
+    chains = []
+    for start in sorted(set(range(len(boxes))) - left, key=lambda i: cx[i]):
+        chain = [start]
+        while chain[-1] in right:
+            chain.append(right[chain[-1]])
+        chains.append(chain)
+    return sorted(chains, key=lambda chain: float(np.mean(cy[chain])))
+
+
+def gaps(row: list[int], boxes: np.ndarray) -> list[float]:
+    """The space between each pair of neighbours in a row, in widths of those two tiles."""
+    return [float((boxes[b, 0] - boxes[a, 2]) * 2 / (boxes[a, 2] - boxes[a, 0] + boxes[b, 2] - boxes[b, 0]))
+            for a, b in zip(row, row[1:], strict=False)]
 
 
 def split_at_gaps(row: list[int], boxes: np.ndarray) -> list[list[int]]:
     """A left-to-right row cut wherever the gap between neighbours exceeds GROUP_GAP tile widths."""
-    width = float(np.median(boxes[row, 2] - boxes[row, 0]))
     groups = [[row[0]]]
-    for left, right in zip(row, row[1:], strict=False):
-        if boxes[right, 0] - boxes[left, 2] > GROUP_GAP * width:
+    for gap, tile in zip(gaps(row, boxes), row[1:], strict=True):
+        if gap > GROUP_GAP:
             groups.append([])
-        groups[-1].append(right)
+        groups[-1].append(tile)
     return groups
 
 
+def split_melds(group: list[int], codes: Sequence[str], boxes: np.ndarray) -> list[list[int]] | None:
+    """Melds placed too close to tell apart by gaps: the cut of `group` into runs of 3-4 tiles that each form
+    a meld, cutting at the widest gaps; None when there is no such cut."""
+    widths = gaps(group, boxes)
+
+    @cache
+    def best(start: int) -> tuple[float, tuple[int, ...]] | None:  # (sum of the cut gaps, run ends)
+        if start == len(group):
+            return 0.0, ()
+        found = []
+        for size in MELD_SIZES:
+            end = start + size
+            if end <= len(group) and meld_of([codes[i] for i in group[start:end]]) and (rest := best(end)):
+                found.append((rest[0] + (widths[end - 1] if end < len(group) else 0.0), (end, *rest[1])))
+        return max(found, default=None)
+
+    cut = best(0)
+    if cut is None:
+        return None
+    ends = cut[1]
+    return [group[a:b] for a, b in zip((0, *ends[:-1]), ends, strict=True)]
+
+
+def peel_melds(group: list[int], codes: Sequence[str], boxes: np.ndarray, others: int) -> list[list[int]]:
+    """The standing hand with kongs laid on in its own row, too close for a gap to show: when the group holds
+    more tiles than a hand with `others` melds elsewhere can (a kong's fourth tile), cut the fewest melds off
+    its right end that leave the right count and no back standing, at the widest gap. Returns [standing,
+    meld, ...], or [group] when nothing fits. (A pung laid on that closely looks like one standing: it stays.)"""
+    if len(group) + 3 * others <= HAND_TILES:
+        return [group]
+    widths = gaps(group, boxes)
+    for count in range(1, 5):
+        cuts = [start for start in range(max(2, len(group) - 4 * count), len(group) - 3 * count + 1)
+                if start + 3 * (others + count) == HAND_TILES and BACK not in (codes[i] for i in group[:start])]
+        peeled = [(widths[start - 1], [group[:start], *tail]) for start in cuts
+                  if (tail := split_melds(group[start:], codes, boxes)) is not None and len(tail) == count]
+        if peeled:
+            return max(peeled, key=lambda found: found[0])[1]
+    return [group]
+
+
 def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
-    """Groups in reading order: `{kind, tiles}`; flowers (wherever they lie) form one `flowers` group, the
-    largest other group is `concealed`, the rest are `meld`s."""
+    """Groups in reading order: `{kind, tiles}`; flowers (wherever they lie) form one `flowers` group; the
+    standing hand is the largest group that is not a run of melds (its pair rules that out), the rest are
+    `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes)."""
     if not len(codes):
         return []
+    boxes = straighten(boxes)
     geometric = [group for row in rows(boxes) for group in split_at_gaps(row, boxes)]
     flowers = [i for group in geometric for i in group if is_flower(codes[i])]
     others = [kept for group in geometric if (kept := [i for i in group if not is_flower(codes[i])])]
-    largest = max(range(len(others)), key=lambda n: len(others[n]), default=-1)
-    groups = [{"kind": "concealed" if n == largest else "meld", "tiles": group} for n, group in enumerate(others)]
+    melds = [split_melds(group, codes, boxes) for group in others]
+    standing = max(range(len(others)), key=lambda n: (melds[n] is None, len(others[n])), default=-1)
+    groups = []
+    for n, group in enumerate(others):
+        if n == standing:
+            elsewhere = sum(len(found or [others[k]]) for k, found in enumerate(melds) if k != n)
+            hand, *laid_on = peel_melds(group, codes, boxes, elsewhere)
+            groups += [{"kind": "concealed", "tiles": hand}] + [{"kind": "meld", "tiles": m} for m in laid_on]
+        else:
+            groups += [{"kind": "meld", "tiles": meld} for meld in melds[n] or [group]]
     return groups + ([{"kind": "flowers", "tiles": flowers}] if flowers else [])
 
 

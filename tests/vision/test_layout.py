@@ -1,6 +1,7 @@
 import numpy as np
+import pytest
 
-from vision.layout import group_tiles, meld_of, propose_hand, rows
+from vision.layout import group_tiles, meld_of, propose_hand, row_angle, rows, split_melds
 
 
 def tile_row(codes: list[str], x: float, y: float, gap: float = 2.0, w: float = 30.0, h: float = 40.0):
@@ -44,3 +45,54 @@ def test_unformed_meld_tiles_join_the_concealed_hand_and_no_tiles_is_empty():
     boxes, codes = layout(tile_row(["1m", "1m"], 0, 0), tile_row(["5z", "6z", "7z"], 200, 0))
     assert propose_hand(group_tiles(boxes, codes), codes)["concealed"] == "11m567z"
     assert group_tiles(np.zeros((0, 4)), []) == []
+
+
+def turned(boxes: np.ndarray, degrees: float) -> np.ndarray:
+    """Axis-aligned boxes of the tiles after turning the whole table about the origin."""
+    angle = np.radians(degrees)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [0, 3]], boxes[:, [2, 3]]], axis=1) @ rotation.T
+    return np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+
+
+def test_rows_follow_a_steep_slant_where_horizontal_bands_would_merge_them():
+    boxes, codes = layout(tile_row(list("123456789"), 0, 0), tile_row(["1z"] * 5, 0, 70))
+    boxes = turned(boxes, 25)
+    assert row_angle(boxes) == pytest.approx(np.radians(25), abs=0.02)
+    assert rows(boxes) == [list(range(9)), list(range(9, 14))]
+
+
+def test_melds_laid_too_close_for_a_gap_are_split_by_their_codes():
+    boxes, codes = layout(tile_row(["1m", "1m", "2s", "3s", "4s", "5s", "6s", "7s"], 0, 0),
+                          tile_row(["2p", "3p", "4p", "1z", "1z", "1z"], 0, 100))  # touching: a chow, then a pung
+    hand = propose_hand(group_tiles(boxes, codes), codes)
+    assert hand["concealed"] == "11m234567s"
+    assert hand["melds"] == [{"kind": "chow", "tiles": "234p"}, {"kind": "pung", "tiles": "111z"}]
+
+
+def test_the_standing_hand_is_the_group_that_is_no_run_of_melds_even_when_smaller():
+    boxes, codes = layout(tile_row(["5s", "5s"], 0, 0),
+                          tile_row(["1m", "1m", "1m", "2p", "3p", "4p", "7z", "7z", "7z", "9s", "9s", "9s"], 0, 100))
+    hand = propose_hand(group_tiles(boxes, codes), codes)
+    assert hand["concealed"] == "55s"
+    assert [meld["tiles"] for meld in hand["melds"]] == ["111m", "234p", "777z", "999s"]
+
+
+def test_a_kong_laid_on_in_the_hand_row_is_cut_off_by_the_tile_count():
+    standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
+    boxes, codes = layout(tile_row([*standing, "back", "9m", "9m", "back"], 0, 0))  # no gap before the kong
+    hand = propose_hand(group_tiles(boxes, codes), codes)
+    assert hand == {"concealed": "11m234p567s777z", "melds": [{"kind": "kong", "tiles": "9999m", "concealed": True}],
+                    "flowers": ""}
+
+
+def test_a_pung_laid_on_too_close_cannot_be_told_from_a_standing_one():
+    standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
+    boxes, codes = layout(tile_row([*standing, "9m", "9m", "9m"], 0, 0))
+    assert propose_hand(group_tiles(boxes, codes), codes)["melds"] == []
+
+
+def test_split_melds_cuts_at_the_widest_gap_and_refuses_what_forms_no_melds():
+    boxes, codes = layout(tile_row(["2p", "3p", "4p"], 0, 0, gap=2), tile_row(["5p", "6p", "7p"], 100, 0, gap=2))
+    assert split_melds(list(range(6)), codes, boxes) == [[0, 1, 2], [3, 4, 5]]
+    assert split_melds(list(range(5)), codes, boxes) is None
