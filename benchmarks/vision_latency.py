@@ -1,35 +1,123 @@
-"""Recogniser latency on this machine: median and p95 milliseconds per photo, decode included, over the first
-photos of a folder (default: the shared test split, 640×640). Usage:
-    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20]
+"""Recogniser latency on this machine, end to end: median and p95 milliseconds per photo from the file's bytes
+to the recognition result (read, decode with EXIF orientation, localise, classify, group), as
+POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recognize`). Two cases, same photos:
+
+- `640px`: the first photos of a folder (default: the shared test split, 640×640 JPEGs);
+- `12mp`: each of them as a 4000×3000 JPEG (quality 92) made first in a temporary folder: upscaled to
+  3000×3000 (Lanczos) and centred on a grey (114) 4000×3000 canvas, i.e. padded to 4:3 left and right; three
+  photos in four are stored turned, with the EXIF orientation tag (6, 3, 8) that turns them back upright.
+
+Each case: one untimed photo first (sessions, first-run allocations), then every photo once. Prints one JSON line
+per case, with the load average before and after it. Usage:
+
+    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--max-side 1600]
+
+The 12-megapixel copies of a whole evaluation manifest, for `fanshot eval` (writes DIR/manifest.jsonl):
+
+    .venv/bin/python benchmarks/vision_latency.py --make-12mp work/real43/test.jsonl --out DIR
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
-from vision.evaluate import read_photo
+from api.app import RECOGNITION_MAX_SIDE
+from vision.image import load_photo
+from vision.recognize import load_models, recognize
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
+BIG_SIZE, BIG_CONTENT, PAD = (4000, 3000), 3000, (114, 114, 114)
+# EXIF orientation → the turn that stores an upright picture so that this tag turns it back.
+STORED_TURN = {1: None, 6: Image.Transpose.ROTATE_90, 3: Image.Transpose.ROTATE_180, 8: Image.Transpose.ROTATE_270}
+ORIENTATIONS = (1, 6, 3, 8)
+
+
+def twelve_megapixels(photo: Path, orientation: int) -> bytes:
+    """`photo` as a 4000×3000 quality-92 JPEG (upscaled, padded to 4:3), stored under `orientation`."""
+    with Image.open(photo) as source:
+        upright = source.convert("RGB").resize((BIG_CONTENT, BIG_CONTENT), Image.Resampling.LANCZOS)
+    canvas = Image.new("RGB", BIG_SIZE, PAD)
+    canvas.paste(upright, ((BIG_SIZE[0] - BIG_CONTENT) // 2, (BIG_SIZE[1] - BIG_CONTENT) // 2))
+    exif = Image.Exif()
+    if turn := STORED_TURN[orientation]:
+        canvas = canvas.transpose(turn)
+        exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    canvas.save(buffer, "JPEG", quality=92, exif=exif)
+    return buffer.getvalue()
+
+
+def write_12mp(photos: list[Path], out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index, photo in enumerate(photos):
+        paths.append(out / f"{photo.stem}.jpg")
+        paths[-1].write_bytes(twelve_megapixels(photo, ORIENTATIONS[index % len(ORIENTATIONS)]))
+    return paths
+
+
+def make_12mp_manifest(manifest: Path, out: Path) -> None:
+    """12-MP copies of a manifest's photos in `out`, and `out/manifest.jsonl` with the same tiles."""
+    entries = [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+    paths = write_12mp([manifest.parent / entry["image"] for entry in entries], out)
+    lines = [json.dumps({**entry, "image": path.name}) for entry, path in zip(entries, paths, strict=True)]
+    (out / "manifest.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def measure(case: str, photos: list[Path], max_side: int) -> dict:
+    models = load_models()
+
+    def run(photo: Path) -> tuple[float, float, dict]:
+        start = time.perf_counter()
+        pixels = load_photo(photo.read_bytes(), max_side=max_side)
+        decoded = time.perf_counter()
+        result = recognize(pixels, models)
+        return (decoded - start) * 1000, (time.perf_counter() - start) * 1000, result
+
+    load_before = os.getloadavg()
+    run(photos[0])  # untimed
+    runs = [run(photo) for photo in photos]
+    total = [ms for _, ms, _ in runs]
+    stages = {"decode": float(np.median([ms for ms, _, _ in runs])),
+              **{key: float(np.median([result["timing_ms"][key] for *_, result in runs]))
+                 for key in ("localise", "classify")}}
+    return {"case": case, "photos": len(photos), "max_side": max_side,
+            "decoded": list(runs[0][2]["image"].values()), "median_ms": round(float(np.median(total)), 1),
+            "p95_ms": round(float(np.percentile(total, 95)), 1),
+            "median_stage_ms": {key: round(value, 1) for key, value in stages.items()},
+            "cpus": os.cpu_count(), "loadavg_before": [round(v, 2) for v in load_before],
+            "loadavg_after": [round(v, 2) for v in os.getloadavg()]}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, nargs="?", default=DEFAULT)
     parser.add_argument("--photos", type=int, default=20)
+    parser.add_argument("--max-side", type=int, default=RECOGNITION_MAX_SIDE,
+                        help=f"load_photo's decode cap (default {RECOGNITION_MAX_SIDE}, the API's)")
+    parser.add_argument("--make-12mp", type=Path, metavar="MANIFEST", help="only write 12-MP copies of a manifest")
+    parser.add_argument("--out", type=Path, help="folder for --make-12mp")
     args = parser.parse_args()
+    if args.make_12mp:
+        if not args.out:
+            parser.error("--make-12mp needs --out")
+        make_12mp_manifest(args.make_12mp, args.out)
+        return
     photos = sorted(args.folder.glob("*.jpg"))[:args.photos]
-    read_photo(photos[0])  # load the sessions outside the timing
-    timings = [read_photo(photo) for photo in photos]
-    total = [ms for _, ms in timings]
-    stages = {key: float(np.median([result["timing_ms"][key] for result, _ in timings]))
-              for key in ("localise", "classify")}
-    print(json.dumps({"photos": len(photos), "cpus": os.cpu_count(), "median_ms": float(np.median(total)),
-                      "p95_ms": float(np.percentile(total, 95)), "median_stage_ms": stages}))
+    if not photos:
+        parser.error(f"no .jpg photos in {args.folder}")
+    print(json.dumps(measure("640px", photos, args.max_side)), flush=True)
+    with tempfile.TemporaryDirectory(prefix="fanshot-12mp-") as scratch:
+        print(json.dumps(measure("12mp", write_12mp(photos, Path(scratch)), args.max_side)), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -12,6 +13,7 @@ MAX_PIXELS = 50_000_000
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 # Formats phones and scanners produce (JPEG covers MPO); Pillow's other decoders are needless attack surface.
 FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF")
+JPEG_SCALES = (8, 4, 2, 1)  # libjpeg decodes at 1/8, 1/4, 1/2 or full size, each step about twice as fast
 
 
 class PhotoError(Exception):
@@ -26,8 +28,9 @@ class PhotoError(Exception):
 def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
     """Decode `data` to an H×W×3 uint8 RGB array with EXIF orientation applied.
 
-    With `max_side`, the longer side is at most that many pixels; big JPEGs are decoded at reduced size
-    (Image.draft), which is several times faster than decoding 12 megapixels and shrinking afterwards."""
+    With `max_side`, the longer side is at most that many pixels. A big JPEG is decoded at reduced size
+    (`draft_scale`: a 12-megapixel one at half size for a 1600 px cap, about a quarter of the full decode's
+    time), turned upright, then shrunk to the cap with an area filter, so small tiles stay sharp."""
     if not data:
         raise PhotoError("empty", "the photo is empty (0 bytes)")
     image = _open(data)
@@ -35,18 +38,33 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
     if width * height > MAX_PIXELS:  # from the header, before a single pixel is decoded
         raise PhotoError("too_many_pixels", f"the photo is {width}×{height} pixels; "
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
-    if max_side is not None and max(width, height) > max_side:
-        # draft() keeps both sides at least the requested size, so request the aspect-preserving target.
-        scale = max_side / max(width, height)
-        image.draft("RGB", (max(1, int(width * scale)), max(1, int(height * scale))))
+    if max_side is not None and (scale := draft_scale(width, height, max_side)) > 1:
+        # Pillow picks the largest reduction that keeps both sides at least the requested size: ask for exactly
+        # 1/scale (a no-op for formats other than JPEG).
+        image.draft("RGB", (width // scale, height // scale))
     try:
         image.load()
     except (OSError, SyntaxError, ValueError) as error:
         raise PhotoError("truncated", f"the photo's data is incomplete or corrupt ({error})") from error
-    image = ImageOps.exif_transpose(image).convert("RGB")
-    if max_side is not None and max(image.size) > max_side:
-        image.thumbnail((max_side, max_side), Image.Resampling.BILINEAR)
-    return np.asarray(image)
+    ImageOps.exif_transpose(image, in_place=True)
+    pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+    if max_side is not None and max(pixels.shape[:2]) > max_side:
+        pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side),
+                            interpolation=cv2.INTER_AREA)  # Pillow's resize takes several times longer
+    return pixels
+
+
+def draft_scale(width: int, height: int, max_side: int) -> int:
+    """The largest JPEG reduction (8, 4, 2 or 1) at which a width×height photo still has its longer side at
+    least `max_side` pixels: decoding is cheapest, and the final shrink to `max_side` never enlarges."""
+    longer = max(width, height)
+    return next(scale for scale in JPEG_SCALES if scale == 1 or longer // scale >= max_side)
+
+
+def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
+    """(width, height) scaled to a longer side of `max_side`, keeping the aspect ratio."""
+    ratio = max_side / max(width, height)
+    return max(1, round(width * ratio)), max(1, round(height * ratio))
 
 
 def _open(data: bytes) -> Image.Image:

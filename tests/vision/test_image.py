@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 from PIL.JpegImagePlugin import JpegImageFile
 
-from vision.image import PhotoError, load_photo
+from vision.image import PhotoError, draft_scale, fit_size, load_photo
 
 
 def encode(image: Image.Image, format: str = "JPEG", **params) -> bytes:
@@ -43,9 +43,12 @@ def test_not_an_image():
     assert error_code(b"%PDF-1.4 this is a document, not a photo") == "not_an_image"
 
 
-def test_truncated():
-    data = encode(Image.effect_noise((200, 200), 50).convert("RGB"))
-    assert error_code(data[: len(data) // 2]) == "truncated"
+@pytest.mark.parametrize("max_side", [None, 100])  # full decode; decode at reduced size
+def test_truncated(max_side):
+    data = encode(Image.effect_noise((400, 400), 50).convert("RGB"))
+    with pytest.raises(PhotoError) as caught:
+        load_photo(data[: len(data) // 2], max_side=max_side)
+    assert caught.value.code == "truncated"
 
 
 @pytest.mark.parametrize("side", [7_500, 20_000])  # above the limit; above Pillow's own bomb error (2x)
@@ -75,3 +78,57 @@ def test_big_jpeg_is_decoded_at_reduced_size(monkeypatch):
     monkeypatch.setattr(JpegImageFile, "draft", lambda self, *args: drafts.append(draft(self, *args)))
     load_photo(encode(Image.new("RGB", (2400, 1600))), max_side=1000)
     assert drafts == [("RGB", (0, 0, 1200, 800))]  # decoded at half size, then shrunk to 1000
+
+
+@pytest.mark.parametrize(("width", "height", "max_side", "scale"), [
+    (4000, 3000, 1600, 2),  # 12 MP for the API: 2000×1500, then shrunk to 1600
+    (3000, 4000, 1600, 2),  # the same, portrait
+    (4000, 3000, 1280, 2),
+    (4000, 3000, 1000, 4),  # 1000×750 exactly: no shrink at all
+    (4000, 3000, 500, 8),
+    (4000, 3000, 100, 8),  # libjpeg reduces at most 8 times
+    (3200, 2400, 1600, 2),
+    (3199, 2400, 1600, 1),  # half would be 1599 px: full size, never enlarged afterwards
+    (1600, 1200, 1600, 1),
+    (640, 640, 1600, 1),
+])
+def test_draft_scale_is_the_largest_reduction_that_keeps_max_side(width, height, max_side, scale):
+    assert draft_scale(width, height, max_side) == scale
+
+
+@pytest.mark.parametrize(("size", "max_side", "fitted"), [
+    ((2000, 1500), 1600, (1600, 1200)),
+    ((1500, 2000), 1600, (1200, 1600)),
+    ((2400, 1600), 500, (500, 333)),
+    ((10_000, 3), 100, (100, 1)),
+])
+def test_fit_size_keeps_the_aspect_ratio(size, max_side, fitted):
+    assert fit_size(*size, max_side) == fitted
+
+
+# What ImageOps.exif_transpose does for each EXIF orientation is undone by storing the upright picture turned
+# by the inverse.
+STORED = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+          5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_90, 7: Image.Transpose.TRANSVERSE,
+          8: Image.Transpose.ROTATE_270}
+QUADRANTS = {(0, 0): (255, 0, 0), (1, 0): (0, 255, 0), (0, 1): (0, 0, 255), (1, 1): (255, 255, 255)}
+
+
+@pytest.mark.parametrize("orientation", [1, *STORED])
+def test_big_jpeg_decoded_at_reduced_size_is_upright(orientation, monkeypatch):
+    upright = Image.new("RGB", (4000, 3000))
+    for (column, row), colour in QUADRANTS.items():  # red top left, green top right, blue, white below
+        upright.paste(colour, (column * 2000, row * 1500, column * 2000 + 2000, row * 1500 + 1500))
+    exif = Image.Exif()
+    if orientation in STORED:
+        exif[0x0112] = orientation
+    stored = upright.transpose(STORED[orientation]) if orientation in STORED else upright
+    drafts = []
+    draft = JpegImageFile.draft
+    monkeypatch.setattr(JpegImageFile, "draft", lambda self, *args: drafts.append(draft(self, *args)))
+    pixels = load_photo(encode(stored, quality=92, exif=exif), max_side=1600)
+    assert drafts[0][1][2:] == (stored.width // 2, stored.height // 2)  # decoded at half size
+    assert pixels.shape == (1200, 1600, 3) and pixels.dtype == np.uint8
+    for (column, row), colour in QUADRANTS.items():
+        centre = pixels[row * 600 + 300, column * 800 + 400].astype(int)
+        assert np.abs(centre - colour).max() < 12, (column, row, centre)
