@@ -253,15 +253,16 @@ def report_split(photos: list[Photo], peer_conf: float | None) -> dict:
     return report
 
 
-def git_commit() -> str:
+def git_state() -> dict:
+    """HEAD and the tracked files that differ from it (the code that runs is HEAD plus those edits)."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        return {"commit": git("rev-parse", "--short", "HEAD").strip(),
+                "modified": [line[3:] for line in git("status", "--porcelain", "--untracked-files=no").splitlines()]}
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return commit + ("+uncommitted changes" if dirty else "")
+        return {"commit": "unknown", "modified": []}
 
 
 def markdown(report: dict) -> str:
@@ -288,7 +289,7 @@ def main() -> None:
     args = parser.parse_args()
 
     peer, names = Peer(), read_names(args.data)
-    started = datetime.now(UTC)
+    started, git = datetime.now(UTC), git_state()  # before the run: what it runs
     load_start = os.getloadavg()
     photos = {split: run_split(args.data / split, names, peer, args.photos) for split in args.splits}
     load_end = os.getloadavg()
@@ -299,7 +300,8 @@ def main() -> None:
     for split in args.splits:
         splits[split] = report_split(photos[split], best)
     report = {
-        "date_utc": started.strftime("%Y-%m-%d %H:%M"), "commit": git_commit(), "data": str(args.data),
+        "date_utc": started.strftime("%Y-%m-%d %H:%M"), "commit": git["commit"], "modified": git["modified"],
+        "data": str(args.data),
         "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "loadavg_start": [round(x, 2) for x in load_start], "loadavg_end": [round(x, 2) for x in load_end],
         "seconds": round((datetime.now(UTC) - started).total_seconds()),
@@ -326,7 +328,8 @@ def main() -> None:
               f"{sum(row['same_code'] for row in check.values())} of {sum(row['matched'] for row in check.values())} "
               f"on the mapped code; classes landing most often on another code: {', '.join(off) or 'none'}")
         print("peer F1 by threshold: " + ", ".join(f"{t:g} {f:.3f}" for t, f in figures["peer_sweep_f1"].items()))
-    print(f"\n{report['date_utc']} UTC, commit {report['commit']}, {report['cpus']} CPUs, load "
+    print(f"\n{report['date_utc']} UTC, commit {report['commit']} (modified: {', '.join(git['modified']) or 'none'}), "
+          f"{report['cpus']} CPUs, load "
           f"{report['loadavg_start']} → {report['loadavg_end']}, {report['seconds']} s; versions {report['versions']}")
 
 
