@@ -14,10 +14,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import fastapi_offline
 import numpy as np
 from fastapi import FastAPI, File, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from PIL import Image
 from starlette.background import BackgroundTask
@@ -47,6 +49,8 @@ MAX_BODY_BYTES = 20 * 1024 * 1024
 # 12-megapixel JPEG decode at half size.
 RECOGNITION_MAX_SIDE = 1600
 STATIC = Path(__file__).parent / "static"
+# Swagger UI and ReDoc from the files fastapi-offline ships rather than a CDN: /docs works with no internet.
+DOCS_ASSETS, DOCS_ASSETS_URL = Path(fastapi_offline.__file__).parent / "static", "/docs-assets"
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 # OpenAPI links: what a client (or schemathesis's stateful phase) may do with a new recognition's id.
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
@@ -135,6 +139,30 @@ def install_error_handlers(app: FastAPI) -> None:
         return errors(500, {"code": "internal", "message": "internal error; the server log has the details"})
 
 
+def install_docs(app: FastAPI) -> None:
+    """/docs (Swagger UI) and /redoc, every asset served from DOCS_ASSETS_URL."""
+    app.mount(DOCS_ASSETS_URL, StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
+
+    def urls(request: Request) -> tuple[str, str]:
+        root = request.scope.get("root_path", "").rstrip("/")  # behind a proxy's path prefix
+        return f"{root}{app.openapi_url}", f"{root}{DOCS_ASSETS_URL}"
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui(request: Request) -> HTMLResponse:
+        openapi, assets = urls(request)
+        return get_swagger_ui_html(openapi_url=openapi, title=f"{app.title} - Swagger UI",
+                                   swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{assets}/swagger-ui.css",
+                                   swagger_favicon_url=f"{assets}/favicon.png")
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc(request: Request) -> HTMLResponse:
+        openapi, assets = urls(request)
+        return get_redoc_html(openapi_url=openapi, title=f"{app.title} - ReDoc", with_google_fonts=False,
+                              redoc_js_url=f"{assets}/redoc.standalone.js",
+                              redoc_favicon_url=f"{assets}/favicon.png")
+
+
 def describe(item: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
     return f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid"))
@@ -147,10 +175,12 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
+                  docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
                   responses={422: {"model": ErrorResponse}, 500: {"model": ErrorResponse}})
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_docs(app)
 
     def found(value: Any, what: str, recognition_id: str) -> Any:
         if value is None:
