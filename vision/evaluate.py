@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo import parse_labels, read_names, split_names
+from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK, parse, to_string
 from vision.image import load_photo
 from vision.layout import group_tiles, propose_hand
@@ -109,9 +109,8 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF, models_di
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
     tally, detections, truths, models = Tally(), [], [], load_models(models_dir)
-    for image in sorted((folder / "images").iterdir()):
-        label = folder / "labels" / f"{image.stem}.txt"
-        boxes = parse_labels(label.read_text(encoding="utf-8") if label.is_file() else "", str(label), len(names))
+    for example in read_split(folder, len(names)):
+        image, boxes = example.image, example.boxes
         result, ms = read_photo(image, conf, models)
         width, height = result["image"]["width"], result["image"]["height"]
         truth = [names[b.cls] for b in boxes]

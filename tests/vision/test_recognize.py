@@ -43,3 +43,22 @@ def test_shipped_models_read_a_real_photo(tmp_path):
     manifest.write_text(json.dumps({"image": str(photo), "tiles": faces, "backs": codes.count("back")}) + "\n")
     report = evaluate_manifest(manifest)
     assert report["images"] == 1 and report["precision"] == 1.0 and report["exact_match"] == 1.0
+
+
+@needs_models
+def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_path):
+    from datasets.yolo import format_data_yaml
+    from vision.evaluate import evaluate_yolo, read_photo
+
+    photo = sorted(SAMPLES.glob("*.jpg"))[0]
+    result, _ = read_photo(photo)
+    for folder in ("images", "labels"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "data.yaml").write_text(format_data_yaml(DETECTOR_CLASSES, [""]), encoding="utf-8")
+    (tmp_path / "images" / "photo.jpg").write_bytes(photo.read_bytes())
+    (tmp_path / "images" / "photo.json").write_text(json.dumps({"request": {"hand": result["hand"]}}))
+    lines = [f"{DETECTOR_CLASSES.index(t['code'])} {(x1 + x2) / 1280} {(y1 + y2) / 1280} {(x2 - x1) / 640} "
+             f"{(y2 - y1) / 640}" for t in result["tiles"] for x1, y1, x2, y2 in [t["box"]]]
+    (tmp_path / "labels" / "photo.txt").write_text("\n".join(lines) + "\n")
+    report = evaluate_yolo(tmp_path)
+    assert (report["images"], report["hands"], report["hand_exact"], report["layout_exact_on_labels"]) == (1, 1, 1, 1)
