@@ -30,7 +30,7 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
 
     With `max_side`, the longer side is at most that many pixels. A big JPEG is decoded at reduced size
     (`draft_scale`: a 12-megapixel one at half size for a 1600 px cap, about a quarter of the full decode's
-    time), turned upright, then shrunk to the cap with an area filter, so small tiles stay sharp."""
+    time), turned upright, then shrunk to the cap (bilinear from under twice the cap, area filter beyond)."""
     if not data:
         raise PhotoError("empty", "the photo is empty (0 bytes)")
     image = _open(data)
@@ -49,8 +49,11 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
     ImageOps.exif_transpose(image, in_place=True)
     pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     if max_side is not None and max(pixels.shape[:2]) > max_side:
-        pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side),
-                            interpolation=cv2.INTER_AREA)  # Pillow's resize takes several times longer
+        # Under 2× (the case after a JPEG draft) bilinear drops no pixel and is ~5× faster than the area
+        # filter (~6 vs ~30 ms for 2000×1500 → 1600×1200); beyond, area averaging keeps small tiles unaliased.
+        # Both are several times faster than Pillow's resize.
+        shrink = cv2.INTER_LINEAR if max(pixels.shape[:2]) < 2 * max_side else cv2.INTER_AREA
+        pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side), interpolation=shrink)
     return pixels
 
 

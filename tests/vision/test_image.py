@@ -72,6 +72,13 @@ def test_max_side_bounds_the_decoded_size():
     assert max(pixels.shape[:2]) == 500 and pixels.shape[:2] == (333, 500)
 
 
+def test_a_big_shrink_averages_fine_detail():
+    noise = np.random.default_rng(0).integers(0, 256, (400, 2000, 3), dtype=np.uint8)  # std 74
+    # A PNG has no reduced-size decode: a 4× shrink, where every output pixel should average its 4×4 pixels.
+    pixels = load_photo(encode(Image.fromarray(noise), "PNG"), max_side=500)
+    assert pixels.shape == (100, 500, 3) and pixels.std() < 25  # 18 averaged; sampling 2×2 would leave ~37
+
+
 def test_big_jpeg_is_decoded_at_reduced_size(monkeypatch):
     drafts = []
     draft = JpegImageFile.draft
