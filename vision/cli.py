@@ -29,8 +29,8 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 def _train_data(args: argparse.Namespace) -> int:
     from vision.train import add_localiser_crops, build_crop_dataset, build_localiser_dataset
 
-    print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser')}")
-    counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies)
+    print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
+    counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra)
     print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
     if args.localiser_crops:
         added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
@@ -51,13 +51,17 @@ def _train(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
 
-    stages = {}
+    # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
+    stages = json.loads((args.out / "vision.json").read_text(encoding="utf-8")) if args.only else {}
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
+        if args.only not in (None, kind):
+            continue
         weights = getattr(args, kind) or args.runs / kind / "weights" / "best.pt"
         path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier")
         stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
         print(f"wrote {path}")
-    write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"], args.command_line)
+    write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"],
+                     args.command_line or stages.get("training", []))
     print(f"wrote {args.out / 'vision.json'}")
     return 0
 
@@ -104,6 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
     sub.add_argument("--out", type=Path, default=Path("work/train-data"))
     sub.add_argument("--copies", type=int, default=1, help="jittered crops per train tile")
+    sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
+                     help="YOLO folder (e.g. `fanshot synth`'s) mixed into both train splits (repeatable)")
     sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",
                      help="also add train crops cut by the localiser in this models folder")
     sub.set_defaults(run=_train_data)
@@ -116,15 +122,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--batch", type=int, default=16 if kind == "localiser" else 128)
         sub.add_argument("--lr0", type=float, default=0.0015)
         sub.add_argument("--resume", action="store_true", help="continue from runs/<name>/weights/last.pt")
-        sub.add_argument("--init", type=Path, help="start a new schedule from this checkpoint's weights")
+        sub.add_argument("--init", type=Path, help="start a new schedule from this checkpoint's weights "
+                         f"(or a shipped {kind}.onnx export)")
         sub.add_argument("--name", help=f"run folder under --runs (default {kind})")
         sub.set_defaults(run=_train)
 
-    sub = commands.add_parser("export", help="export both best.pt to ONNX + vision.json")
+    sub = commands.add_parser("export", help="export both best.pt (or one, --only) to ONNX + vision.json")
     sub.add_argument("--runs", type=Path, default=Path("work/runs"))
     sub.add_argument("--out", type=Path, default=Path("models"))
     sub.add_argument("--localiser", type=Path, help="checkpoint (default RUNS/localiser/weights/best.pt)")
     sub.add_argument("--classifier", type=Path, help="checkpoint (default RUNS/classifier/weights/best.pt)")
+    sub.add_argument("--only", choices=("localiser", "classifier"),
+                     help="export this stage only; the other stays as OUT/vision.json has it")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
 

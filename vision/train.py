@@ -1,7 +1,8 @@
 """Training of the two-stage recogniser: a YOLO11n tile localiser (face / back) and a yolo11n-cls crop
-classifier over our tile codes. Builds both datasets from a 43-class YOLO folder (`fanshot dataset import`),
-trains with ultralytics, exports ONNX. ultralytics and torch are imported only inside the functions that
-train or export, so the app never needs them.
+classifier over our tile codes. Builds both datasets from a 43-class YOLO folder (`fanshot dataset import`;
+the localiser's train split can mix in more, e.g. `fanshot synth` photos), trains with ultralytics (from
+scratch, a checkpoint or a shipped localiser.onnx), exports ONNX. ultralytics and torch are imported only
+inside the functions that train or export, so the app never needs them.
 """
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets.yolo import format_data_yaml, parse_labels, read_names
+from datasets.yolo import IMAGE_SUFFIXES, format_data_yaml, parse_labels, read_names
 from scoring.tiles import BACK
 from vision.geometry import cut_crop
 
@@ -26,12 +27,14 @@ CLASSIFIER_IMGSZ = 64
 JITTER_SCALE = 0.08
 JITTER_SHIFT = 0.05
 SPLITS = {"train": "train", "valid": "val"}  # source split folder -> ultralytics split name
+CALIBRATION_IMAGES = 64  # train images whose activations rebuild the BatchNorms of an ONNX-initialised model
+CALIBRATION_CROPS = 2048  # the same for the classifier, in train crops
 
 
 def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]:
     """(image, boxes) of one split; boxes is N×5 [class, x1, y1, x2, y2] normalised."""
     names = read_names(root)
-    for image in sorted((root / split / "images").iterdir()):
+    for image in sorted(p for p in (root / split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
         label = root / split / "labels" / f"{image.stem}.txt"
         text = label.read_text(encoding="utf-8") if label.is_file() else ""
         boxes = parse_labels(text, str(label), len(names))
@@ -39,19 +42,33 @@ def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]
                                for b in boxes], dtype=np.float64).reshape(-1, 5)
 
 
-def build_localiser_dataset(src: Path, dst: Path) -> Path:
-    """A face/back YOLO dataset (images linked, labels rewritten) for train and valid; returns its data.yaml."""
+def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "") -> None:
+    """Link src's split images into dst (names prefixed) with face/back labels."""
     back = read_names(src).index(BACK)
+    for image, boxes in labelled_images(src, split):
+        link = dst / "images" / f"{prefix}{image.name}"
+        if not link.exists():
+            link.symlink_to(image.resolve())
+        lines = [f"{int(c == back)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
+                 for c, x1, y1, x2, y2 in boxes]
+        (dst / "labels" / f"{link.stem}.txt").write_text("".join(lines), encoding="utf-8")
+
+
+def _train_split(folder: Path) -> str:
+    """The split of an extra YOLO folder to train on: its train/, or the folder itself when flat."""
+    return "train" if (folder / "train" / "images").is_dir() else ""
+
+
+def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) -> Path:
+    """A face/back YOLO dataset (images linked, labels rewritten) for train and valid; returns its data.yaml.
+    Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
+    into train, its images prefixed `extra<k>_`."""
     for split in SPLITS:
-        (dst / split / "images").mkdir(parents=True, exist_ok=True)
-        (dst / split / "labels").mkdir(parents=True, exist_ok=True)
-        for image, boxes in labelled_images(src, split):
-            link = dst / split / "images" / image.name
-            if not link.exists():
-                link.symlink_to(image.resolve())
-            lines = [f"{int(c == back)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
-                     for c, x1, y1, x2, y2 in boxes]
-            (dst / split / "labels" / f"{image.stem}.txt").write_text("".join(lines), encoding="utf-8")
+        for folder in ("images", "labels"):
+            (dst / split / folder).mkdir(parents=True, exist_ok=True)
+        _localiser_split(src, split, dst / split)
+    for k, folder in enumerate(extra):
+        _localiser_split(folder, _train_split(folder), dst / "train", f"extra{k}_")
     data = dst / "data.yaml"
     data.write_text(format_data_yaml(LOCALISER_CLASSES, SPLITS), encoding="utf-8")
     return data
@@ -65,27 +82,30 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate([centre - size / 2, centre + size / 2])
 
 
-def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, copies: int = 1,
-                       seed: int = 0) -> dict[str, int]:
+def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, copies: int = 1, seed: int = 0,
+                       extra: Sequence[Path] = ()) -> dict[str, int]:
     """An ImageFolder dataset (dst/{train,val}/<code>/*.png) of jittered tile crops; returns crops per class.
-    Only classes present in the train split get a folder (ultralytics takes the class list from them)."""
-    names = read_names(src)
+    Only classes present in src's train split get a folder (ultralytics takes the class list from them). Each
+    `extra` YOLO folder (like `build_localiser_dataset`'s) adds train crops of those classes, named `extra<k>_`."""
     rng = np.random.default_rng(seed)
     counts: dict[str, int] = {}
-    for split, target in SPLITS.items():
-        for image_path, boxes in labelled_images(src, split):
+    sources = [(src, split, target, "") for split, target in SPLITS.items()]
+    sources += [(folder, _train_split(folder), "train", f"extra{k}_") for k, folder in enumerate(extra)]
+    for root, split, target, prefix in sources:
+        names = read_names(root)
+        for image_path, boxes in labelled_images(root, split):
             image = cv2.imread(str(image_path))
             height, width = image.shape[:2]
             for index, (c, *box) in enumerate(boxes):
                 code = names[int(c)]
-                if target == "val" and code not in counts:
+                if (target == "val" or prefix) and code not in counts:
                     continue
                 folder = dst / target / code
                 folder.mkdir(parents=True, exist_ok=True)
                 pixels = np.array(box) * [width, height, width, height]
                 for copy in range(copies):
                     crop = cut_crop(image, jitter_box(pixels, rng), size)
-                    cv2.imwrite(str(folder / f"{image_path.stem}_{index}_{copy}.png"), crop)
+                    cv2.imwrite(str(folder / f"{prefix}{image_path.stem}_{index}_{copy}.png"), crop)
                 if target == "train":
                     counts[code] = counts.get(code, 0) + copies
     return counts
@@ -130,6 +150,90 @@ def configure_ultralytics(config_dir: Path) -> None:
                     runs_dir=str(config_dir.resolve() / "runs"), datasets_dir=str(config_dir.resolve() / "datasets"))
 
 
+def batchnorm_after(name: str, state_keys: Collection[str]) -> str | None:
+    """The BatchNorm that follows the conv holding parameter `name` ("model.2.cv1.conv.bias" -> "model.2.cv1.bn"),
+    or None when that conv has none (a head's last conv)."""
+    prefix, _, param = name.rpartition(".conv.")
+    return f"{prefix}.bn" if param in ("weight", "bias") and f"{prefix}.bn.weight" in state_keys else None
+
+
+def unfused_batchnorm(bias: np.ndarray, mean: np.ndarray, var: np.ndarray, eps: float) -> dict[str, np.ndarray]:
+    """BatchNorm parameters that, after a conv holding a fused kernel and no bias, give back the fused output
+    (conv + bias): exactly in eval mode, and in train mode on batches whose per-channel conv outputs have this
+    mean and variance (batch statistics replace the running ones there)."""
+    return {"weight": np.sqrt(var + eps), "bias": bias + mean, "running_mean": mean, "running_var": var}
+
+
+def checkpoint_from_onnx(onnx_path: Path, images: Sequence[Path], out: Path, *, kind: str = "localiser",
+                         names: Sequence[str] = LOCALISER_CLASSES, batch: int = 16) -> Path:
+    """An ultralytics checkpoint of the localiser or the classifier (`kind`) rebuilt from its ONNX export, whose
+    Conv+BN pairs are fused: each conv gets the fused kernel, each BatchNorm is rebuilt (`unfused_batchnorm`)
+    from its conv's output statistics on `images` (photos, or crops for the classifier), so the model matches
+    the ONNX one in eval mode and keeps its activations in train mode."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.tasks import ClassificationModel, DetectionModel
+
+    localiser = kind == "localiser"
+    build, prepare = (DetectionModel, _letterboxed) if localiser else (ClassificationModel, _crops)
+    model = build("yolo11n.yaml" if localiser else "yolo11n-cls.yaml", nc=len(names), verbose=False).eval()
+    state, biases = model.state_dict(), {}
+    for tensor in onnx.load(str(onnx_path)).graph.initializer:
+        array, bn = numpy_helper.to_array(tensor).copy(), batchnorm_after(tensor.name, state)
+        if bn and tensor.name.endswith(".bias"):
+            biases[bn] = array
+        elif tensor.name in state:
+            state[tensor.name].copy_(torch.from_numpy(array))
+    modules = dict(model.named_modules())
+    sums, hooks = {}, []  # sums: bn -> (count, sum, sum of squares) of its input per channel
+    for bn, bias in biases.items():
+        layer = modules[bn]
+        layer.weight.data.fill_(1)
+        layer.bias.data.copy_(torch.from_numpy(bias))
+        layer.running_mean.zero_()
+        layer.running_var.fill_(1 - layer.eps)  # identity + bias: the fused model, exactly
+        hooks.append(layer.register_forward_pre_hook(lambda module, args, bn=bn: _accumulate(sums, bn, args[0])))
+    with torch.no_grad():
+        for start in range(0, len(images), batch):
+            model(torch.from_numpy(prepare(images[start:start + batch])))
+    for hook in hooks:
+        hook.remove()
+    for bn, (count, total, squares) in sums.items():
+        layer, mean = modules[bn], total / count
+        params = unfused_batchnorm(biases[bn], mean, squares / count - mean ** 2, layer.eps)
+        for key, value in params.items():
+            getattr(layer, key).data.copy_(torch.from_numpy(value.astype(np.float32)))
+    model.names = dict(enumerate(names))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    imgsz, task = (LOCALISER_IMGSZ, "detect") if localiser else (CLASSIFIER_IMGSZ, "classify")
+    torch.save({"model": model, "train_args": {"imgsz": imgsz, "task": task}}, out)
+    return out
+
+
+def _accumulate(sums: dict, key: str, x) -> None:
+    x = x.double().transpose(0, 1).flatten(1).numpy()
+    count, total, squares = sums.get(key, (0, 0.0, 0.0))
+    sums[key] = (count + x.shape[1], total + x.sum(1), squares + (x ** 2).sum(1))
+
+
+def _crops(paths: Sequence[Path]) -> np.ndarray:
+    """Tile crops as the classifier's N×3×S×S float32 input (stretched RGB / 255)."""
+    from vision.recognize import to_tensor
+
+    return to_tensor(np.stack([cv2.resize(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB),
+                                          (CLASSIFIER_IMGSZ, CLASSIFIER_IMGSZ)) for p in paths]))
+
+
+def _letterboxed(paths: Sequence[Path]) -> np.ndarray:
+    """Photos as the localiser's N×3×S×S float32 input (letterboxed RGB / 255)."""
+    from vision.geometry import letterbox
+    from vision.recognize import to_tensor
+
+    return to_tensor(np.stack([letterbox(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB), LOCALISER_IMGSZ).image
+                               for p in paths]))
+
+
 # Shared training arguments: CPU, no AMP (its check downloads), no mirrored characters, AdamW per the notes.
 COMMON_ARGS = dict(device="cpu", amp=False, fliplr=0.0, optimizer="AdamW", workers=0, plots=False,
                    exist_ok=True, verbose=False)
@@ -140,7 +244,8 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     """Train the localiser ("localiser", `data` = its data.yaml) or the classifier ("classifier", `data` = the
     crop folder) for a wall-clock budget (ultralytics fits the epoch count and LR schedule to it).
     Checkpoints go to runs/<name or kind>/weights; `resume` continues from last.pt (same schedule); `init`
-    starts a new schedule from a checkpoint's weights, without warm-up. Returns best.pt."""
+    starts a new schedule from a checkpoint's weights (or the localiser's ONNX export, rebuilt by
+    `checkpoint_from_onnx` on train images), without warm-up. Returns best.pt."""
     configure_ultralytics(runs / "ultralytics-config")
     from ultralytics import YOLO
 
@@ -154,6 +259,15 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     else:
         # Mild crops, no erasing: a cut-off or erased pip changes the tile.
         model, args = "yolo11n-cls.yaml", dict(imgsz=CLASSIFIER_IMGSZ, cache="ram", scale=0.15, erasing=0.0)
+    if init and init.suffix == ".onnx":
+        if kind == "localiser":
+            images, names = sorted((data.parent / "train" / "images").iterdir()), LOCALISER_CLASSES
+        else:  # ImageFolder: the classes are the train folders, in name order
+            images = sorted((data / "train").glob("*/*.png"))
+            names = sorted(folder.name for folder in (data / "train").iterdir() if folder.is_dir())
+        count = CALIBRATION_IMAGES if kind == "localiser" else CALIBRATION_CROPS
+        sample = [images[i] for i in np.random.default_rng(0).permutation(len(images))[:count]]
+        init = checkpoint_from_onnx(init, sample, runs / f"{name}-init.pt", kind=kind, names=names)
     if init:
         model, args = str(init), {**args, "warmup_epochs": 0}
     YOLO(model).train(data=str(data), project=str(runs.resolve()), name=name, time=hours, epochs=1000,

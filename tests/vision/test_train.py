@@ -1,0 +1,80 @@
+import numpy as np
+
+from datasets.classes import CLASSES
+from datasets.yolo import format_data_yaml
+from vision.train import batchnorm_after, build_localiser_dataset, unfused_batchnorm
+
+BACK_INDEX = CLASSES.index("back")
+
+
+def _yolo(root, split, labels):
+    """A YOLO folder in our 43 classes: `split` ("" for flat) holds one image per {stem: label text}."""
+    (root / split / "images").mkdir(parents=True)
+    (root / split / "labels").mkdir(parents=True)
+    (root / "data.yaml").write_text(format_data_yaml(CLASSES, [split]))
+    for stem, text in labels.items():
+        (root / split / "images" / f"{stem}.jpg").write_bytes(b"jpeg")
+        (root / split / "labels" / f"{stem}.txt").write_text(text)
+
+
+def test_extra_folders_are_mixed_into_train_with_backs_kept(tmp_path):
+    real = tmp_path / "real"
+    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
+    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
+    synth = tmp_path / "synth"  # flat, with a sidecar beside each image like `fanshot synth`'s
+    _yolo(synth, "", {"a": f"3 0.2 0.3 0.1 0.2\n{BACK_INDEX} 0.4 0.3 0.1 0.2\n"})
+    (synth / "images" / "a.json").write_text("{}")
+
+    data = build_localiser_dataset(real, tmp_path / "out", [synth])
+
+    train = tmp_path / "out" / "train"
+    assert sorted(p.name for p in (train / "images").iterdir()) == ["a.jpg", "extra0_a.jpg"]
+    assert (train / "images" / "extra0_a.jpg").resolve() == (synth / "images" / "a.jpg").resolve()
+    assert (train / "labels" / "a.txt").read_text() == "0 0.500000 0.500000 0.100000 0.200000\n"
+    assert [line.split()[0] for line in (train / "labels" / "extra0_a.txt").read_text().splitlines()] == ["0", "1"]
+    assert [p.name for p in (tmp_path / "out" / "valid" / "images").iterdir()] == ["b.jpg"]
+    assert "names: ['face', 'back']" in data.read_text()
+
+
+def test_batchnorm_after_names_the_bn_of_a_fused_conv_only():
+    keys = {"model.2.cv1.conv.weight", "model.2.cv1.bn.weight", "model.23.cv2.0.2.weight"}
+    assert batchnorm_after("model.2.cv1.conv.bias", keys) == "model.2.cv1.bn"
+    assert batchnorm_after("model.2.cv1.conv.weight", keys) == "model.2.cv1.bn"
+    assert batchnorm_after("model.23.cv2.0.2.bias", keys) is None  # a head's last conv: no BatchNorm
+    assert batchnorm_after("onnx::Split_185", keys) is None
+
+
+def test_unfused_batchnorm_gives_back_the_fused_output_in_eval_and_train_mode():
+    rng = np.random.default_rng(0)
+    x = rng.normal([1.0, -2.0, 0.5], [3.0, 0.1, 1.0], size=(1000, 3))  # conv outputs, channels last
+    bias, eps = np.array([0.2, -0.4, 1.5]), 1e-3
+    bn = unfused_batchnorm(bias, x.mean(0), x.var(0), eps)
+
+    def batchnorm(mean, var):
+        return (x - mean) / np.sqrt(var + eps) * bn["weight"] + bn["bias"]
+
+    np.testing.assert_allclose(batchnorm(bn["running_mean"], bn["running_var"]), x + bias, atol=1e-9)  # eval
+    np.testing.assert_allclose(batchnorm(x.mean(0), x.var(0)), x + bias, atol=1e-9)  # train, batch statistics
+
+
+def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tmp_path, monkeypatch):
+    import json
+
+    import vision.train
+    from fanshot.cli import main
+
+    models = {"localiser": {"file": "localiser.onnx", "imgsz": 416, "classes": ["face"]},
+              "classifier": {"file": "classifier.onnx", "imgsz": 64, "classes": ["1m", "2m"]},
+              "training": ["fanshot train classifier --hours 1"]}
+    (tmp_path / "vision.json").write_text(json.dumps(models))
+    exported = []
+    monkeypatch.setattr(vision.train, "export", lambda weights, out, imgsz, dynamic: (
+        exported.append((weights.name, out.name, imgsz, dynamic)) or (out, ["face", "back"])))
+
+    assert main(["train", "export", "--only", "localiser", "--out", str(tmp_path), "--localiser", "new.pt"]) == 0
+
+    assert exported == [("new.pt", "localiser.onnx", 416, False)]
+    written = json.loads((tmp_path / "vision.json").read_text())
+    assert written["localiser"]["classes"] == ["face", "back"]
+    assert written["classifier"] == models["classifier"]
+    assert written["training"] == models["training"]

@@ -1,0 +1,36 @@
+import cv2
+import numpy as np
+
+from datasets.classes import CLASSES
+from datasets.yolo import format_data_yaml
+from vision.train import build_crop_dataset
+
+
+def _yolo(root, split, labels):
+    """A YOLO folder in our 43 classes: `split` ("" for flat) holds one grey 100×100 photo per {stem: labels}."""
+    for folder in ("images", "labels"):
+        (root / split / folder).mkdir(parents=True)
+    (root / "data.yaml").write_text(format_data_yaml(CLASSES, [split]))
+    for stem, text in labels.items():
+        cv2.imwrite(str(root / split / "images" / f"{stem}.jpg"), np.full((100, 100, 3), 128, np.uint8))
+        (root / split / "labels" / f"{stem}.txt").write_text(text)
+
+
+def line(code, cx=0.5):
+    return f"{CLASSES.index(code)} {cx} 0.5 0.2 0.3\n"
+
+
+def test_extra_folders_add_train_crops_of_known_classes_only(tmp_path):
+    real, synth = tmp_path / "real", tmp_path / "synth"
+    _yolo(real, "train", {"a": line("1m") + line("7z", 0.2)})
+    _yolo(real, "valid", {"b": line("1m") + line("9s")})  # 9s has no train crops: no val folder either
+    _yolo(synth, "", {"c": line("1m") + line("back", 0.2) + line("2p", 0.8)})  # back and 2p: unknown classes
+
+    counts = build_crop_dataset(real, tmp_path / "crops", size=16, extra=[synth])
+
+    assert counts == {"1m": 2, "7z": 1}
+    crops = tmp_path / "crops"
+    assert sorted(p.name for p in (crops / "train" / "1m").iterdir()) == ["a_0_0.png", "extra0_c_0_0.png"]
+    assert sorted(p.name for p in (crops / "train").iterdir()) == ["1m", "7z"]
+    assert sorted(p.name for p in (crops / "val").iterdir()) == ["1m"]
+    assert cv2.imread(str(crops / "train" / "7z" / "a_1_0.png")).shape == (16, 16, 3)
