@@ -42,12 +42,9 @@ from api.models import (
 from api.store import Store
 from scoring.errors import ScoringError
 from scoring.tiles import parse
-from vision.image import PhotoError, load_photo
+from vision.image import RECOGNITION_MAX_SIDE, PhotoError, load_photo
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
-# The detector works at ≤ 640 px and the tile crops need ~80 px per tile; 1600 px keeps both and lets a
-# 12-megapixel JPEG decode at half size.
-RECOGNITION_MAX_SIDE = 1600
 STATIC = Path(__file__).parent / "static"
 # Swagger UI and ReDoc from the files fastapi-offline ships rather than a CDN: /docs works with no internet.
 DOCS_ASSETS, DOCS_ASSETS_URL = Path(fastapi_offline.__file__).parent / "static", "/docs-assets"

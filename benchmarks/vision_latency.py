@@ -30,8 +30,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from api.app import RECOGNITION_MAX_SIDE
-from vision.image import load_photo
+from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.recognize import load_models, recognize
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"

@@ -12,18 +12,16 @@ import numpy as np
 
 from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK, parse, to_string
-from vision.image import load_photo
+from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.layout import group_tiles, propose_hand
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
 from vision.recognize import CONF, MODELS_DIR, Models, load_models, recognize
-
-MAX_SIDE = 1280  # decode cap for photos; tiles stay well above the classifier's input size
 
 
 def read_photo(path: Path, conf: float = CONF, models: Models | None = None) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=MAX_SIDE), models, conf)
+    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE), models, conf)
     return result, (time.perf_counter() - start) * 1000
 
 

@@ -13,6 +13,9 @@ MAX_PIXELS = 50_000_000
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 # Formats phones and scanners produce (JPEG covers MPO); Pillow's other decoders are needless attack surface.
 FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF")
+# The detector works at ≤ 640 px and the tile crops need ~80 px per tile; 1600 px keeps both and lets a
+# 12-megapixel JPEG decode at half size. The app, `fanshot read` and `fanshot eval` all decode to this.
+RECOGNITION_MAX_SIDE = 1600
 JPEG_SCALES = (8, 4, 2, 1)  # libjpeg decodes at 1/8, 1/4, 1/2 or full size, each step about twice as fast
 
 
