@@ -99,8 +99,16 @@ async def run_phase(name: str, client: httpx.AsyncClient, send, concurrency: int
                  None if cpu_before is None else cpu_after - cpu_before)
 
 
+def score_bodies() -> list[bytes]:
+    """The score requests sent: 500 seeded legal winning hands of all four rule sets."""
+    return [json.dumps(request).encode() for request in corpus(500, seed=1)]
+
+
 async def main(args: argparse.Namespace) -> int:
-    bodies = [json.dumps(request).encode() for request in corpus(500, seed=1)]
+    bodies = score_bodies()
+    if args.write_bodies:  # for benchmarks/wrk_score.lua
+        args.write_bodies.write_bytes(b"\n".join(bodies) + b"\n")
+        return 0
     photos = [path.read_bytes() for path in sorted(PHOTOS.glob("*.jpg"))[:20]]
     if not photos:
         print(f"no photos in {PHOTOS}", file=sys.stderr)
@@ -138,6 +146,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--recognition-concurrency", type=int, default=50)
     parser.add_argument("--recognition-requests", type=int, default=200, help="0 skips the phase")
     parser.add_argument("--server-pid", type=int, help="the server's pid, to report its CPU ms per request")
+    parser.add_argument("--write-bodies", type=Path, metavar="FILE",
+                        help="only write the score bodies, one per line, for benchmarks/wrk_score.lua")
     return parser.parse_args(argv)
 
 
