@@ -57,7 +57,7 @@ def _export(args: argparse.Namespace) -> int:
         if args.only not in (None, kind):
             continue
         weights = getattr(args, kind) or args.runs / kind / "weights" / "best.pt"
-        path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier")
+        path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier", runs=args.runs)
         stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
         print(f"wrote {path}")
     write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"],

@@ -275,10 +275,10 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     return weights / "best.pt"
 
 
-def export(weights: Path, out: Path, imgsz: int, *, dynamic: bool) -> tuple[Path, list[str]]:
+def export(weights: Path, out: Path, imgsz: int, *, dynamic: bool, runs: Path) -> tuple[Path, list[str]]:
     """Export a checkpoint to ONNX at `out` (`dynamic`: variable batch, for the classifier's crops); returns the
-    path and the model's class names."""
-    configure_ultralytics(weights.parent.parent.parent / "ultralytics-config")
+    path and the model's class names. Ultralytics keeps its settings under `runs`, as when training."""
+    configure_ultralytics(runs / "ultralytics-config")
     from ultralytics import YOLO
 
     model = YOLO(str(weights))

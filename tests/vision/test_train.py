@@ -68,7 +68,7 @@ def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tm
               "training": ["fanshot train classifier --hours 1"]}
     (tmp_path / "vision.json").write_text(json.dumps(models))
     exported = []
-    monkeypatch.setattr(vision.train, "export", lambda weights, out, imgsz, dynamic: (
+    monkeypatch.setattr(vision.train, "export", lambda weights, out, imgsz, dynamic, runs: (
         exported.append((weights.name, out.name, imgsz, dynamic)) or (out, ["face", "back"])))
 
     assert main(["train", "export", "--only", "localiser", "--out", str(tmp_path), "--localiser", "new.pt"]) == 0
