@@ -1,7 +1,7 @@
 """Training of the two-stage recogniser: a YOLO11n tile localiser (face / back) and a yolo11n-cls crop
 classifier over our tile codes. Builds both datasets from a 43-class YOLO folder (`fanshot dataset import`;
-the localiser's train split can mix in more, e.g. `fanshot synth` photos), trains with ultralytics (from
-scratch, a checkpoint or a shipped localiser.onnx), exports ONNX. ultralytics and torch are imported only
+both train sets can mix in more, e.g. `fanshot synth` photos), trains with ultralytics (from scratch, a
+checkpoint or a shipped ONNX model), exports ONNX. ultralytics and torch are imported only
 inside the functions that train or export, so the app never needs them.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.yolo import IMAGE_SUFFIXES, format_data_yaml, parse_labels, read_names
+from datasets.yolo import format_data_yaml, read_names, read_split
 from scoring.tiles import BACK
 from vision.geometry import cut_crop
 
@@ -32,14 +32,10 @@ CALIBRATION_CROPS = 2048  # the same for the classifier, in train crops
 
 
 def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]:
-    """(image, boxes) of one split; boxes is N×5 [class, x1, y1, x2, y2] normalised."""
-    names = read_names(root)
-    for image in sorted(p for p in (root / split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
-        label = root / split / "labels" / f"{image.stem}.txt"
-        text = label.read_text(encoding="utf-8") if label.is_file() else ""
-        boxes = parse_labels(text, str(label), len(names))
-        yield image, np.array([(b.cls, b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2)
-                               for b in boxes], dtype=np.float64).reshape(-1, 5)
+    """(image, boxes) of one split ("" for a flat folder); boxes is N×5 [class, x1, y1, x2, y2] normalised."""
+    for example in read_split(root / split, len(read_names(root))):
+        yield example.image, np.array([(b.cls, b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2)
+                                       for b in example.boxes], dtype=np.float64).reshape(-1, 5)
 
 
 def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "") -> None:
@@ -244,8 +240,8 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     """Train the localiser ("localiser", `data` = its data.yaml) or the classifier ("classifier", `data` = the
     crop folder) for a wall-clock budget (ultralytics fits the epoch count and LR schedule to it).
     Checkpoints go to runs/<name or kind>/weights; `resume` continues from last.pt (same schedule); `init`
-    starts a new schedule from a checkpoint's weights (or the localiser's ONNX export, rebuilt by
-    `checkpoint_from_onnx` on train images), without warm-up. Returns best.pt."""
+    starts a new schedule from a checkpoint's weights (or a stage's ONNX export, rebuilt by
+    `checkpoint_from_onnx` on train images or crops), without warm-up. Returns best.pt."""
     configure_ultralytics(runs / "ultralytics-config")
     from ultralytics import YOLO
 
