@@ -1,6 +1,7 @@
 """One photo of a laid-out hand: tiles as 3-D boxes seen by a pinhole camera over a textured table, with
-light, shadows, blur and noise. Returns the image and, per tile, its class and its 8 projected corners (the
-silhouette of face and body, from which the label box is taken).
+light, shadows, blur and noise. Returns the image and, per tile, its class, its 8 projected corners and the
+projected quad of the side that shows on top (the face, or the back of a face-down tile), from which the label
+box is taken: the real photos' labels box the face alone, not the tile's body.
 
 Table units are tile widths (layout.py); a tile is 1 wide, LENGTH long, `thick` high, its face layer ivory
 and its back layer the set's body colour.
@@ -57,10 +58,12 @@ class Camera:
 class RenderedTile:
     code: str
     corners: np.ndarray  # (8, 2) image points of the tile's box
+    top: np.ndarray  # (4, 2) image points of the side facing the camera: the face, or a face-down tile's back
 
     @property
     def box(self) -> tuple[float, float, float, float]:
-        (x1, y1), (x2, y2) = self.corners.min(axis=0), self.corners.max(axis=0)
+        """The label box: the bounding box of the side on top."""
+        (x1, y1), (x2, y2) = self.top.min(axis=0), self.top.max(axis=0)
         return float(x1), float(y1), float(x2), float(y2)
 
 
@@ -134,8 +137,9 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     for i in order:  # far to near
         _draw_tile(image, tops, camera, corners[i], faces.get(tiles[i].code, style.back), style)
     image = _photo(_gloss(image, tops, rng), rng)
-    return Scene(image, [RenderedTile(t.code, camera.project(c)) for t, c in zip(tiles, corners, strict=True)],
-                 int(rng.integers(55, 96)))
+    rendered = [RenderedTile(t.code, camera.project(c), camera.project(c[list(_top_side(camera, c)[0])]))
+                for t, c in zip(tiles, corners, strict=True)]
+    return Scene(image, rendered, int(rng.integers(55, 96)))
 
 
 @dataclass(frozen=True)
@@ -157,14 +161,22 @@ def _shade(normal: np.ndarray, light: np.ndarray) -> float:
     return 0.55 + 0.5 * max(0.0, float(normal @ light))
 
 
+def _top_side(camera: Camera, corners: np.ndarray) -> tuple[tuple[int, ...], np.ndarray]:
+    """The corners (face-image order) of the side the camera sees on top, TOP (the face) or BOTTOM (the back),
+    and that side's outward normal."""
+    normal = _unit(np.cross(corners[TOP[3]] - corners[TOP[0]], corners[TOP[1]] - corners[TOP[0]]))
+    if normal @ (camera.centre - corners.mean(axis=0)) > 0:
+        return TOP, normal
+    return BOTTOM, -normal
+
+
 def _draw_tile(image: np.ndarray, tops: np.ndarray, camera: Camera, corners: np.ndarray, art: np.ndarray,
                style: _Style) -> None:
     centre = corners.mean(axis=0)
-    to_eye = camera.centre - centre
-    top_normal = _unit(np.cross(corners[TOP[3]] - corners[TOP[0]], corners[TOP[1]] - corners[TOP[0]]))
+    side, side_normal = _top_side(camera, corners)
     for a, b in SIDES:
         mid = (corners[a] + corners[b] + corners[a + 4] + corners[b + 4]) / 4
-        normal = _unit(mid - centre - ((mid - centre) @ top_normal) * top_normal)
+        normal = _unit(mid - centre - ((mid - centre) @ side_normal) * side_normal)
         if normal @ (camera.centre - mid) <= 0:
             continue
         shade = _shade(normal, style.light)
@@ -173,11 +185,12 @@ def _draw_tile(image: np.ndarray, tops: np.ndarray, camera: Camera, corners: np.
                   (split[0], split[1], corners[b + 4], corners[a + 4], style.ivory))
         for *points, colour in layers:
             _fill(image, camera.project(np.array(points)), colour * shade)
-    if top_normal @ to_eye > 0:
-        quad, shade = camera.project(corners[list(TOP)]), _shade(top_normal, style.light) * style.face_tint
+    shade = _shade(side_normal, style.light)
+    if side == TOP:
+        shade = shade * style.face_tint
     else:  # the face is turned away: the back shows
-        art, quad, shade = style.back, camera.project(corners[list(BOTTOM)]), _shade(-top_normal, style.light)
-    _warp_face(image, tops, art, quad, shade)
+        art = style.back
+    _warp_face(image, tops, art, camera.project(corners[list(side)]), shade)
 
 
 def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:

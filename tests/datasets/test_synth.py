@@ -102,7 +102,8 @@ def test_a_share_of_requests_have_concealed_kongs() -> None:
 
 
 def assert_labels_fit(text: str, tiles: list[RenderedTile], size: tuple[int, int]) -> None:
-    """Each label line has its tile's class and exactly its silhouette's bounding box, inside the image."""
+    """Each label line has its tile's class and exactly the bounding box of the side on top (face or back, as
+    the real photos are labelled; not the tile's body), inside the image."""
     w, h = size
     labels = parse_labels(text, "labels", len(CLASSES))
     assert len(labels) == len(tiles)
@@ -111,6 +112,7 @@ def assert_labels_fit(text: str, tiles: list[RenderedTile], size: tuple[int, int
         assert CLASSES[box.cls] == tile.code
         (x1, y1), (x2, y2) = tile.corners.min(axis=0) / [w, h], tile.corners.max(axis=0) / [w, h]
         assert min(x1, y1) >= 0 and max(x2, y2) <= 1  # the whole tile is in the picture
+        (x1, y1), (x2, y2) = tile.top.min(axis=0) / [w, h], tile.top.max(axis=0) / [w, h]
         assert box.cx - box.w / 2 <= x1 + tol and box.cx + box.w / 2 >= x2 - tol
         assert box.cy - box.h / 2 <= y1 + tol and box.cy + box.h / 2 >= y2 - tol
         assert box.w <= x2 - x1 + 2 * tol and box.h <= y2 - y1 + 2 * tol
@@ -125,6 +127,20 @@ def test_written_labels_match_the_rendered_scene(tmp_path: Path) -> None:
         assert len(scene.tiles) == hand_size(request["hand"])
     example = render_example(0, 11, KONG_REQUEST, SETS)
     assert_labels_fit(format_labels(example.boxes), example.scene.tiles, example.scene.image.shape[1::-1])
+
+
+def test_label_boxes_leave_out_the_tile_body() -> None:
+    """The label box is the face (or back) alone: inside the tile's silhouette, and over a photo clearly
+    smaller than the silhouettes (a tile right under the camera may hide its body behind its face)."""
+    for index, request in enumerate([*corpus(3, 8), KONG_REQUEST]):
+        label_area = silhouette_area = 0.0
+        for tile in render_example(index, 8, request, SETS).scene.tiles:
+            (sx1, sy1), (sx2, sy2) = tile.corners.min(axis=0), tile.corners.max(axis=0)
+            x1, y1, x2, y2 = tile.box
+            assert sx1 <= x1 and sy1 <= y1 and x2 <= sx2 and y2 <= sy2
+            label_area += (x2 - x1) * (y2 - y1)
+            silhouette_area += (sx2 - sx1) * (sy2 - sy1)
+        assert label_area < 0.95 * silhouette_area
 
 
 def test_tiles_are_drawn_where_their_labels_are() -> None:
