@@ -43,22 +43,27 @@ def _train(args: argparse.Namespace) -> int:
 
     data = args.data / "localiser" / "data.yaml" if args.train_command == "localiser" else args.data / "crops"
     best = train(args.train_command, data, args.runs, hours=args.hours, batch=args.batch, lr0=args.lr0,
-                 resume=args.resume, init=args.init, name=args.name)
+                 resume=args.resume, init=args.init, name=args.name, device=args.device, workers=args.workers,
+                 warmup_epochs=args.warmup_epochs)
     print(f"best: {best}")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
+    from vision.recognize import DEFAULT_CONF
     from vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
     stages = json.loads((args.out / "vision.json").read_text(encoding="utf-8")) if args.only else {}
+    conf = args.conf or stages.get("localiser", {}).get("conf", DEFAULT_CONF)
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
         if args.only not in (None, kind):
             continue
         weights = getattr(args, kind) or args.runs / kind / "weights" / "best.pt"
         path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier", runs=args.runs)
         stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
+        if kind == "localiser":
+            stages[kind]["conf"] = conf
         print(f"wrote {path}")
     write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"],
                      args.command_line or stages.get("training", []))
@@ -87,9 +92,9 @@ def _read(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from vision.evaluate import evaluate_manifest, evaluate_yolo
-    from vision.recognize import CONF, MODELS_DIR
+    from vision.recognize import MODELS_DIR
 
-    conf, models = CONF if args.conf is None else args.conf, args.models or MODELS_DIR
+    conf, models = args.conf, args.models or MODELS_DIR
     report = (evaluate_yolo(args.yolo, args.split, conf, models) if args.yolo
               else evaluate_manifest(args.manifest, conf, models))
     if args.json:
@@ -125,6 +130,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--init", type=Path, help="start a new schedule from this checkpoint's weights "
                          f"(or a shipped {kind}.onnx export)")
         sub.add_argument("--name", help=f"run folder under --runs (default {kind})")
+        sub.add_argument("--device", default="cpu", help="cpu (default) or a CUDA device index, e.g. 0")
+        sub.add_argument("--workers", type=int, default=8, help="data-loading processes on a GPU (CPU: none)")
+        sub.add_argument("--warmup-epochs", type=float,
+                         help="learning-rate warm-up (default: ultralytics' 3, none with --init)")
         sub.set_defaults(run=_train)
 
     sub = commands.add_parser("export", help="export both best.pt (or one, --only) to ONNX + vision.json")
@@ -134,6 +143,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--classifier", type=Path, help="checkpoint (default RUNS/classifier/weights/best.pt)")
     sub.add_argument("--only", choices=("localiser", "classifier"),
                      help="export this stage only; the other stays as OUT/vision.json has it")
+    sub.add_argument("--conf", type=float, help="the localiser's score threshold to record, chosen on the valid "
+                     "split (default: the one OUT/vision.json has, else 0.3)")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
 
@@ -147,7 +158,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("manifest", type=Path, nargs="?", help="evaluation manifest (.jsonl)")
     source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
     parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
-    parser.add_argument("--conf", type=float, help="localiser score threshold (default: the recogniser's)")
+    parser.add_argument("--conf", type=float, help="localiser score threshold (default: the models' vision.json)")
     parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_guarded(_eval))

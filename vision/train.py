@@ -112,14 +112,14 @@ def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = C
     """Add to dst/train crops cut by the shipped localiser's own boxes on the train split, each labelled with
     the true box it overlaps most (IoU ≥ min_iou): the classifier then learns on the boxes it will be given."""
     from vision.geometry import iou
-    from vision.recognize import CONF, load_models, localise
+    from vision.recognize import load_models, localise
 
     names, models, added = read_names(src), load_models(models_dir), 0
     for image_path, boxes in labelled_images(src, "train"):
         image = cv2.imread(str(image_path))
         height, width = image.shape[:2]
         truth = boxes[:, 1:] * [width, height, width, height]
-        found, _, _ = localise(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, CONF)
+        found, _, _ = localise(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, models.conf)
         for index, box in enumerate(found if len(truth) else []):
             overlaps = iou(box, truth)
             if overlaps.max() >= min_iou:
@@ -230,18 +230,21 @@ def _letterboxed(paths: Sequence[Path]) -> np.ndarray:
                                for p in paths]))
 
 
-# Shared training arguments: CPU, no AMP (its check downloads), no mirrored characters, AdamW per the notes.
-COMMON_ARGS = dict(device="cpu", amp=False, fliplr=0.0, optimizer="AdamW", workers=0, plots=False,
-                   exist_ok=True, verbose=False)
+# Shared training arguments: no AMP (its check downloads), no mirrored characters, AdamW per the notes; no
+# plots (they need polars, and a font download).
+COMMON_ARGS = dict(amp=False, fliplr=0.0, optimizer="AdamW", plots=False, exist_ok=True, verbose=False)
 
 
 def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, lr0: float = 0.0015,
-          resume: bool = False, init: Path | None = None, name: str | None = None) -> Path:
+          resume: bool = False, init: Path | None = None, name: str | None = None, device: str = "cpu",
+          workers: int = 0, warmup_epochs: float | None = None) -> Path:
     """Train the localiser ("localiser", `data` = its data.yaml) or the classifier ("classifier", `data` = the
-    crop folder) for a wall-clock budget (ultralytics fits the epoch count and LR schedule to it).
+    crop folder) for a wall-clock budget (ultralytics fits the epoch count and LR schedule to it) on `device`
+    ("cpu", or a CUDA index such as "0", with `workers` data-loading processes; ultralytics uses none on CPU).
     Checkpoints go to runs/<name or kind>/weights; `resume` continues from last.pt (same schedule); `init`
     starts a new schedule from a checkpoint's weights (or a stage's ONNX export, rebuilt by
-    `checkpoint_from_onnx` on train images or crops), without warm-up. Returns best.pt."""
+    `checkpoint_from_onnx` on train images or crops), by default without warm-up (`warmup_epochs` sets it;
+    AdamW's first full-size steps can undo much of what the model knew). Returns best.pt."""
     configure_ultralytics(runs / "ultralytics-config")
     from ultralytics import YOLO
 
@@ -266,8 +269,10 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
         init = checkpoint_from_onnx(init, sample, runs / f"{name}-init.pt", kind=kind, names=names)
     if init:
         model, args = str(init), {**args, "warmup_epochs": 0}
+    if warmup_epochs is not None:
+        args["warmup_epochs"] = warmup_epochs
     YOLO(model).train(data=str(data), project=str(runs.resolve()), name=name, time=hours, epochs=1000,
-                      batch=batch, lr0=lr0, save_period=1, **COMMON_ARGS, **args)
+                      batch=batch, lr0=lr0, save_period=1, device=device, workers=workers, **COMMON_ARGS, **args)
     return weights / "best.pt"
 
 
