@@ -44,7 +44,7 @@ from scoring.tiles import NUMBER_TILES, PLAYING_TILES
 from vision.evaluate import Tally, read_photo
 from vision.geometry import iou
 from vision.metrics import Boxes, mean_ap
-from vision.recognize import CONF, MODELS_DIR, load_models
+from vision.recognize import MODELS_DIR, load_models
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "mahjong-detector"
@@ -196,11 +196,11 @@ def fanshot_boxes(result: dict) -> Boxes:
 def run_split(split_dir: Path, names: list[str], peer: Peer, limit: int | None) -> list[Photo]:
     models = load_models(MODELS_DIR)
     examples = read_split(split_dir, len(names))[:limit]
-    read_photo(examples[0].image, CONF, models)  # warm-ups, outside the timing
+    read_photo(examples[0].image, None, models)  # warm-ups, outside the timing
     peer.timed(examples[0].image)
     photos = []
     for example in examples:
-        result, fanshot_ms = read_photo(example.image, CONF, models)
+        result, fanshot_ms = read_photo(example.image, None, models)
         peer_found, peer_ms = peer.timed(example.image)
         width, height = result["image"]["width"], result["image"]["height"]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in example.boxes]
@@ -231,7 +231,7 @@ def report_split(photos: list[Photo], peer_conf: float | None) -> dict:
         "images": len(photos),
         "true_tiles_34": sum(len(p.truth.classes) for p in photos),
         "true_tiles_dropped": sum(len(p.all_truth.classes) - len(p.truth.classes) for p in photos),
-        "fanshot": {"conf": CONF, **score(photos, [p.fanshot for p in photos], fanshot_ms)},
+        "fanshot": {"conf": load_models(MODELS_DIR).conf, **score(photos, [p.fanshot for p in photos], fanshot_ms)},
         "fanshot_all_43_codes": everything.summary(),
         "peer_default": {"conf": PEER_DEFAULT_CONF, **score(photos, default, peer_ms)},
         # detect_tiles() must agree with the untimed pass at its threshold (else the boxes are not its boxes)

@@ -15,10 +15,10 @@ from scoring.tiles import BACK, parse, to_string
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.layout import group_tiles, propose_hand
 from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
-from vision.recognize import CONF, MODELS_DIR, Models, load_models, recognize
+from vision.recognize import MODELS_DIR, Models, load_models, recognize
 
 
-def read_photo(path: Path, conf: float = CONF, models: Models | None = None) -> tuple[dict, float]:
+def read_photo(path: Path, conf: float | None = None, models: Models | None = None) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
     result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE), models, conf)
@@ -93,14 +93,14 @@ class Tally:
                 "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0, **hands}
 
 
-def evaluate_manifest(manifest: Path, conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
+def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Path = MODELS_DIR) -> dict:
     tally, models = Tally(), load_models(models_dir)  # loaded once, outside the per-photo timing
     for image, truth, backs in manifest_entries(manifest):
         tally.add(*read_photo(image, conf, models), truth + [BACK] * backs)
     return tally.summary()
 
 
-def evaluate_yolo(root: Path, split: str = "test", conf: float = CONF, models_dir: Path = MODELS_DIR) -> dict:
+def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names). Photos with a `fanshot synth` sidecar
     also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""

@@ -18,7 +18,7 @@ from vision.layout import group_tiles, propose_hand
 from vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-CONF = 0.3  # localiser score threshold: best tile F1 on the valid split (swept 0.15-0.45)
+DEFAULT_CONF = 0.3  # localiser score threshold for a vision.json that names none (each model sets its own)
 NMS_IOU = 0.5
 ALTERNATIVES = 3
 THREADS = 2
@@ -29,6 +29,7 @@ class Models:
     localiser: ort.InferenceSession
     localiser_size: int
     localiser_classes: list[str]
+    conf: float  # localiser score threshold, chosen for this model on the valid split
     classifier: ort.InferenceSession
     classifier_size: int
     codes: list[str]
@@ -46,7 +47,7 @@ def load_models(models_dir: Path = MODELS_DIR) -> Models:
     """Both ONNX sessions and their metadata from `models_dir/vision.json`, loaded once per process."""
     meta = json.loads((models_dir / "vision.json").read_text(encoding="utf-8"))
     loc, cls = meta["localiser"], meta["classifier"]
-    return Models(_session(models_dir / loc["file"]), loc["imgsz"], loc["classes"],
+    return Models(_session(models_dir / loc["file"]), loc["imgsz"], loc["classes"], loc.get("conf", DEFAULT_CONF),
                   _session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
 
 
@@ -87,10 +88,11 @@ def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: l
     return entry
 
 
-def recognize(image: np.ndarray, models: Models | None = None, conf: float = CONF) -> dict:
+def recognize(image: np.ndarray, models: Models | None = None, conf: float | None = None) -> dict:
     """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented); `conf` is the localiser's
-    score threshold."""
+    score threshold (default: the models')."""
     models = models or load_models()
+    conf = models.conf if conf is None else conf
     start = time.perf_counter()
     boxes, scores, kinds = localise(image, models, conf)
     located = time.perf_counter()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import DETECTOR_CLASSES
-from vision.recognize import MODELS_DIR, tile_entry
+from vision.recognize import DEFAULT_CONF, MODELS_DIR, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(),
@@ -62,3 +62,22 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
     (tmp_path / "labels" / "photo.txt").write_text("\n".join(lines) + "\n")
     report = evaluate_yolo(tmp_path)
     assert (report["images"], report["hands"], report["hand_exact"], report["layout_exact_on_labels"]) == (1, 1, 1, 1)
+
+
+@needs_models
+@pytest.mark.parametrize(("conf", "expected"), [(None, DEFAULT_CONF), (0.42, 0.42), (1.5, 1.5)])
+def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected):
+    from vision.evaluate import read_photo
+    from vision.recognize import load_models
+
+    meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
+    meta["localiser"].pop("conf", None)
+    if conf is not None:
+        meta["localiser"]["conf"] = conf
+    for stage in ("localiser", "classifier"):
+        (tmp_path / meta[stage]["file"]).symlink_to(MODELS_DIR / meta[stage]["file"])
+    (tmp_path / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
+    models = load_models(tmp_path)
+    assert models.conf == expected
+    result, _ = read_photo(sorted(SAMPLES.glob("*.jpg"))[0], models=models)
+    assert (len(result["tiles"]) == 0) == (expected > 1)  # no score passes a threshold above 1
