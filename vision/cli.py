@@ -38,6 +38,15 @@ def _train_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_pack(args: argparse.Namespace) -> int:
+    from vision.train import LOCALISER_IMGSZ, build_localiser_dataset
+
+    data = build_localiser_dataset(args.src, args.out / "localiser", args.extra, shrink_to=args.size or LOCALISER_IMGSZ)
+    size = sum(path.stat().st_size for path in data.parent.rglob("*") if path.is_file())
+    print(f"wrote {data} ({size / 2**20:.1f} MiB)")
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
     from vision.train import train
 
@@ -118,6 +127,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",
                      help="also add train crops cut by the localiser in this models folder")
     sub.set_defaults(run=_train_data)
+
+    sub = commands.add_parser("pack", help="the localiser dataset alone, images shrunk and copied, to carry to "
+                              "another machine (train there with --data OUT)")
+    sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
+    sub.add_argument("--out", type=Path, required=True)
+    sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
+                     help="YOLO folder (e.g. `fanshot synth`'s) mixed into train (repeatable)")
+    sub.add_argument("--size", type=int, help="longest side (default: the localiser's training size, 416)")
+    sub.set_defaults(run=_guarded(_train_pack))
 
     for kind in ("localiser", "classifier"):
         sub = commands.add_parser(kind, help=f"train the {kind} (needs the `train` extra)")

@@ -38,16 +38,27 @@ def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]
                                        for b in example.boxes], dtype=np.float64).reshape(-1, 5)
 
 
-def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "") -> None:
-    """Link src's split images into dst (names prefixed) with face/back labels."""
+def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "", shrink_to: int | None = None) -> None:
+    """Link src's split images into dst (names prefixed) with face/back labels; with `shrink_to`, write each
+    image instead, shrunk to that longest side, as WebP (the labels are normalised: they hold)."""
     back = read_names(src).index(BACK)
     for image, boxes in labelled_images(src, split):
-        link = dst / "images" / f"{prefix}{image.name}"
-        if not link.exists():
-            link.symlink_to(image.resolve())
+        target = dst / "images" / f"{prefix}{image.stem}{'.webp' if shrink_to else image.suffix}"
+        if shrink_to:
+            cv2.imwrite(str(target), _shrunk(cv2.imread(str(image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
+        elif not target.exists():
+            target.symlink_to(image.resolve())
         lines = [f"{int(c == back)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
                  for c, x1, y1, x2, y2 in boxes]
-        (dst / "labels" / f"{link.stem}.txt").write_text("".join(lines), encoding="utf-8")
+        (dst / "labels" / f"{target.stem}.txt").write_text("".join(lines), encoding="utf-8")
+
+
+def _shrunk(image: np.ndarray, longest: int) -> np.ndarray:
+    scale = longest / max(image.shape[:2])
+    if scale >= 1:
+        return image
+    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
 def _train_split(folder: Path) -> str:
@@ -55,16 +66,17 @@ def _train_split(folder: Path) -> str:
     return "train" if (folder / "train" / "images").is_dir() else ""
 
 
-def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) -> Path:
+def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), shrink_to: int | None = None) -> Path:
     """A face/back YOLO dataset (images linked, labels rewritten) for train and valid; returns its data.yaml.
     Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
-    into train, its images prefixed `extra<k>_`."""
+    into train, its images prefixed `extra<k>_`. `shrink_to` (e.g. the training size) writes the images, shrunk,
+    instead of linking them: a self-contained folder, small enough to carry to a GPU machine."""
     for split in SPLITS:
         for folder in ("images", "labels"):
             (dst / split / folder).mkdir(parents=True, exist_ok=True)
-        _localiser_split(src, split, dst / split)
+        _localiser_split(src, split, dst / split, shrink_to=shrink_to)
     for k, folder in enumerate(extra):
-        _localiser_split(folder, _train_split(folder), dst / "train", f"extra{k}_")
+        _localiser_split(folder, _train_split(folder), dst / "train", f"extra{k}_", shrink_to)
     data = dst / "data.yaml"
     data.write_text(format_data_yaml(LOCALISER_CLASSES, SPLITS), encoding="utf-8")
     return data
@@ -136,14 +148,24 @@ def configure_ultralytics(config_dir: Path) -> None:
     os.environ.update(YOLO_OFFLINE="1", YOLO_AUTOINSTALL="0", YOLO_CONFIG_DIR=str(config_dir))
     font = config_dir / "Arial.ttf"
     if not font.exists():
-        fonts = sorted(Path("/usr/share/fonts").rglob("*Sans-Regular.ttf")) or sorted(
-            Path("/usr/share/fonts").rglob("*.ttf"))
-        shutil.copy(fonts[0], font)
+        shutil.copy(_any_font(), font)
     from ultralytics import settings
 
     settings.update(sync=False, clearml=False, comet=False, dvc=False, mlflow=False, raytune=False,
                     wandb=False, tensorboard=False, weights_dir=str(config_dir.resolve() / "weights"),
                     runs_dir=str(config_dir.resolve() / "runs"), datasets_dir=str(config_dir.resolve() / "datasets"))
+
+
+def _any_font() -> Path:
+    """A TTF for ultralytics' labels: the system's, else matplotlib's DejaVu Sans (an ultralytics dependency,
+    so present wherever it is; a bare GPU machine may have no fonts)."""
+    system = Path("/usr/share/fonts")
+    fonts = sorted(system.rglob("*Sans-Regular.ttf")) or sorted(system.rglob("*.ttf"))
+    if fonts:
+        return fonts[0]
+    import matplotlib
+
+    return Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
 
 
 def batchnorm_after(name: str, state_keys: Collection[str]) -> str | None:

@@ -36,6 +36,26 @@ def test_extra_folders_are_mixed_into_train_with_backs_kept(tmp_path):
     assert "names: ['face', 'back']" in data.read_text()
 
 
+def test_pack_writes_shrunk_images_instead_of_links(tmp_path):
+    import cv2
+
+    from fanshot.cli import main
+
+    real = tmp_path / "real"
+    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
+    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
+    for split, stem in (("train", "a"), ("valid", "b")):
+        cv2.imwrite(str(real / split / "images" / f"{stem}.jpg"), np.full((600, 800, 3), 128, np.uint8))
+
+    assert main(["train", "pack", str(real), "--out", str(tmp_path / "out"), "--size", "200"]) == 0
+
+    for split, stem in (("train", "a"), ("valid", "b")):
+        image = tmp_path / "out" / "localiser" / split / "images" / f"{stem}.webp"
+        assert not image.is_symlink() and cv2.imread(str(image)).shape == (150, 200, 3)
+        assert (tmp_path / "out" / "localiser" / split / "labels" / f"{stem}.txt").read_text() == \
+            "0 0.500000 0.500000 0.100000 0.200000\n"
+
+
 def test_batchnorm_after_names_the_bn_of_a_fused_conv_only():
     keys = {"model.2.cv1.conv.weight", "model.2.cv1.bn.weight", "model.23.cv2.0.2.weight"}
     assert batchnorm_after("model.2.cv1.conv.bias", keys) == "model.2.cv1.bn"
@@ -76,5 +96,11 @@ def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tm
     assert exported == [("new.pt", "localiser.onnx", 416, False)]
     written = json.loads((tmp_path / "vision.json").read_text())
     assert written["localiser"]["classes"] == ["face", "back"]
+    assert written["localiser"]["conf"] == 0.3  # vision.json named no threshold: the default
     assert written["classifier"] == models["classifier"]
     assert written["training"] == models["training"]
+
+    assert main(["train", "export", "--only", "localiser", "--out", str(tmp_path), "--conf", "0.55"]) == 0
+    assert json.loads((tmp_path / "vision.json").read_text())["localiser"]["conf"] == 0.55
+    assert main(["train", "export", "--only", "classifier", "--out", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "vision.json").read_text())["localiser"]["conf"] == 0.55  # kept
