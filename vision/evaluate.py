@@ -14,7 +14,7 @@ from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK, parse, to_string
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.layout import group_tiles, propose_hand
-from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores
+from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores, stage_scores
 from vision.recognize import MODELS_DIR, Models, load_models, recognize
 
 
@@ -102,7 +102,8 @@ def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Pat
 
 def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
-    against the labels of one split of a YOLO folder (our class names). Photos with a `fanshot synth` sidecar
+    against the labels of one split of a YOLO folder (our class names), and the localiser's box P/R/F1 and the
+    classifier's accuracy on the boxes it matched (`stage_scores`). Photos with a `fanshot synth` sidecar
     also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
@@ -121,4 +122,4 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
         if (hand := true_hand(image)) is not None:
             tally.add_hand(result, hand, truths[-1])
     return {**tally.summary(), "mAP50": mean_ap(detections, truths),
-            "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS)}
+            "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}

@@ -1,4 +1,5 @@
-"""Evaluation metrics, numpy only: tile multiset precision/recall/F1 and box mAP (VOC all-point AP)."""
+"""Evaluation metrics, numpy only: tile multiset precision/recall/F1, box mAP (VOC all-point AP), and the
+localiser's and classifier's shares of the errors."""
 
 from __future__ import annotations
 
@@ -56,17 +57,41 @@ def class_ap(detections: Sequence[Boxes], truths: Sequence[Boxes], name: str, th
     if not total:
         return 0.0
     used = [np.zeros(len(boxes), dtype=bool) for boxes in targets]
-    hits = np.zeros(len(found))
-    for n, (_, photo, box) in enumerate(found):
-        if not len(targets[photo]):
-            continue
-        overlaps = np.where(used[photo], -1.0, iou(box, targets[photo]))
-        best = int(np.argmax(overlaps))
-        if overlaps[best] >= threshold:
-            used[photo][best] = True
-            hits[n] = 1
+    hits = np.array([_claim(box, targets[photo], used[photo], threshold) is not None for _, photo, box in found])
     tp = np.cumsum(hits)
     return average_precision(tp / total, tp / np.arange(1, len(found) + 1))
+
+
+def _claim(box: np.ndarray, targets: np.ndarray, used: np.ndarray, threshold: float) -> int | None:
+    """The unused target with the highest IoU ≥ threshold with `box`, marked used; None if there is none."""
+    if not len(targets):
+        return None
+    overlaps = np.where(used, -1.0, iou(box, targets))
+    best = int(np.argmax(overlaps))
+    if overlaps[best] < threshold:
+        return None
+    used[best] = True
+    return best
+
+
+def stage_scores(detections: Sequence[Boxes], truths: Sequence[Boxes], threshold: float = 0.5) -> dict[str, float]:
+    """Where the errors are, localiser or classifier: box precision, recall and F1 whatever the code (each
+    photo's boxes by falling score, matched one-to-one at IoU ≥ threshold), and the share of matched boxes
+    that carry their true code."""
+    matched = right = found = true = 0
+    for det, truth in zip(detections, truths, strict=True):
+        used = np.zeros(len(truth.classes), dtype=bool)
+        for i in np.argsort(-det.scores, kind="stable"):
+            j = _claim(det.boxes[i], truth.boxes, used, threshold)
+            if j is not None:
+                matched += 1
+                right += det.classes[i] == truth.classes[j]
+        found += len(det.classes)
+        true += len(truth.classes)
+    precision, recall = (matched / found if found else 0.0), (matched / true if true else 0.0)
+    return {"localiser_precision": precision, "localiser_recall": recall,
+            "localiser_f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
+            "code_accuracy_on_matched": right / matched if matched else 0.0}
 
 
 def mean_ap(detections: Sequence[Boxes], truths: Sequence[Boxes],

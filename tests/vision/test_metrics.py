@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.metrics import COCO_THRESHOLDS, Boxes, average_precision, class_ap, mean_ap, multiset_scores
+from vision.metrics import COCO_THRESHOLDS, Boxes, average_precision, class_ap, mean_ap, multiset_scores, stage_scores
 
 
 def test_multiset_scores_are_micro_averaged():
@@ -33,3 +33,19 @@ def test_mean_ap_over_classes_and_coco_thresholds():
     shifted = [Boxes(np.array([[0, 0, 10, 7.2], [20, 0, 30, 10.0]]), ["1m", "3s"], np.array([0.9, 0.9]))]
     assert mean_ap(shifted, truth, COCO_THRESHOLDS) == pytest.approx((0.5 + 0.0) / 2)
     assert mean_ap(shifted, truth) == pytest.approx(0.5)
+
+
+def test_stage_scores_split_localiser_misses_from_misread_codes():
+    truth = [Boxes(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10.0]]), ["1m", "2p", "3s"]),
+             Boxes(np.array([[0, 0, 10, 10.0]]), ["5z"])]
+    found = [Boxes(np.array([[0, 0, 10, 10], [0, 0, 10, 10], [20, 0, 30, 10], [60, 0, 70, 10.0]]),
+                   ["1m", "1m", "9p", "3s"], np.array([0.9, 0.8, 0.7, 0.6])),  # a duplicate, a misread, a stray
+             Boxes(np.zeros((0, 4)), [], np.zeros(0))]  # the second photo's tile is missed
+    scores = stage_scores(found, truth)
+    assert scores["localiser_precision"] == pytest.approx(2 / 4)
+    assert scores["localiser_recall"] == pytest.approx(2 / 4)
+    assert scores["localiser_f1"] == pytest.approx(0.5)
+    assert scores["code_accuracy_on_matched"] == pytest.approx(1 / 2)  # 1m right, 2p read as 9p
+    empty = stage_scores([], [])
+    assert empty == {"localiser_precision": 0.0, "localiser_recall": 0.0, "localiser_f1": 0.0,
+                     "code_accuracy_on_matched": 0.0}

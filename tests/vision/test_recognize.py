@@ -62,6 +62,8 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
     (tmp_path / "labels" / "photo.txt").write_text("\n".join(lines) + "\n")
     report = evaluate_yolo(tmp_path)
     assert (report["images"], report["hands"], report["hand_exact"], report["layout_exact_on_labels"]) == (1, 1, 1, 1)
+    # labels = the recogniser's own boxes and codes: every stage scores 1
+    assert [report[key] for key in ("localiser_precision", "localiser_recall", "code_accuracy_on_matched")] == [1, 1, 1]
 
 
 @needs_models
