@@ -64,7 +64,7 @@ def _export(args: argparse.Namespace) -> int:
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
     stages = json.loads((args.out / "vision.json").read_text(encoding="utf-8")) if args.only else {}
-    conf = args.conf or stages.get("localiser", {}).get("conf", DEFAULT_CONF)
+    conf = stages.get("localiser", {}).get("conf", DEFAULT_CONF) if args.conf is None else args.conf
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
         if args.only not in (None, kind):
             continue

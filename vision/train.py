@@ -19,6 +19,7 @@ import numpy as np
 from datasets.yolo import format_data_yaml, read_names, read_split
 from scoring.tiles import BACK
 from vision.geometry import cut_crop
+from vision.image import fit_size
 
 LOCALISER_CLASSES = ("face", "back")
 LOCALISER_IMGSZ = 416
@@ -54,11 +55,9 @@ def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "", shrink_
 
 
 def _shrunk(image: np.ndarray, longest: int) -> np.ndarray:
-    scale = longest / max(image.shape[:2])
-    if scale >= 1:
+    if max(image.shape[:2]) <= longest:
         return image
-    size = (round(image.shape[1] * scale), round(image.shape[0] * scale))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, fit_size(image.shape[1], image.shape[0], longest), interpolation=cv2.INTER_AREA)
 
 
 def _train_split(folder: Path) -> str:
