@@ -26,6 +26,17 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     return guarded
 
 
+def _threshold(text: str) -> float:
+    """A score threshold argument: a number in [0, 1) (at 1 or above no tile would ever be found)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"a score threshold is from 0 to below 1, not {value:g}")
+    return value
+
+
 def _train_data(args: argparse.Namespace) -> int:
     from vision.train import add_localiser_crops, build_crop_dataset, build_localiser_dataset
 
@@ -161,7 +172,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--classifier", type=Path, help="checkpoint (default RUNS/classifier/weights/best.pt)")
     sub.add_argument("--only", choices=("localiser", "classifier"),
                      help="export this stage only; the other stays as OUT/vision.json has it")
-    sub.add_argument("--conf", type=float, help="the localiser's score threshold to record, chosen on the valid "
+    sub.add_argument("--conf", type=_threshold, help="the localiser's score threshold to record, chosen on the valid "
                      "split (default: the one OUT/vision.json has, else 0.3)")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
@@ -176,7 +187,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("manifest", type=Path, nargs="?", help="evaluation manifest (.jsonl)")
     source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
     parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
-    parser.add_argument("--conf", type=float, help="localiser score threshold (default: the models' vision.json)")
+    parser.add_argument("--conf", type=_threshold, help="localiser score threshold (default: the models' vision.json)")
     parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_guarded(_eval))

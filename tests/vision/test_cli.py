@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from fanshot.cli import main
 
 
@@ -9,3 +11,12 @@ def test_read_and_eval_report_unreadable_input_with_exit_code_2(tmp_path, capsys
     manifest.write_text(json.dumps({"image": "x.jpg", "tiles": "1q"}) + "\n")
     assert main(["eval", str(manifest)]) == 2
     assert capsys.readouterr().err.count("error: ") == 2
+
+
+@pytest.mark.parametrize("command", [["eval", "m.jsonl"], ["train", "export", "--only", "localiser"]])
+@pytest.mark.parametrize("conf", ["1", "1.5", "-0.1", "high"])
+def test_a_score_threshold_outside_0_to_1_is_refused(command, conf, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--conf", conf])
+    assert stop.value.code == 2
+    assert "--conf" in capsys.readouterr().err
