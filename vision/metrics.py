@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.tiles import BACK
 from vision.geometry import iou
 
 COCO_THRESHOLDS = tuple(np.round(np.arange(0.5, 0.96, 0.05), 2))
@@ -76,9 +77,9 @@ def _claim(box: np.ndarray, targets: np.ndarray, used: np.ndarray, threshold: fl
 
 def stage_scores(detections: Sequence[Boxes], truths: Sequence[Boxes], threshold: float = 0.5) -> dict[str, float]:
     """Where the errors are, localiser or classifier: box precision, recall and F1 whatever the code (each
-    photo's boxes by falling score, matched one-to-one at IoU ≥ threshold), and the share of matched boxes
-    that carry their true code."""
-    matched = right = found = true = 0
+    photo's boxes by falling score, matched one-to-one at IoU ≥ threshold), the share of matched boxes that
+    carry their true code, and the face-down tiles: true, predicted, and predicted on a true one."""
+    matched = right = found = true = backs_right = 0
     for det, truth in zip(detections, truths, strict=True):
         used = np.zeros(len(truth.classes), dtype=bool)
         for i in np.argsort(-det.scores, kind="stable"):
@@ -86,12 +87,15 @@ def stage_scores(detections: Sequence[Boxes], truths: Sequence[Boxes], threshold
             if j is not None:
                 matched += 1
                 right += det.classes[i] == truth.classes[j]
+                backs_right += det.classes[i] == truth.classes[j] == BACK
         found += len(det.classes)
         true += len(truth.classes)
     precision, recall = (matched / found if found else 0.0), (matched / true if true else 0.0)
     return {"localiser_precision": precision, "localiser_recall": recall,
             "localiser_f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
-            "code_accuracy_on_matched": right / matched if matched else 0.0}
+            "code_accuracy_on_matched": right / matched if matched else 0.0,
+            "backs": sum(list(t.classes).count(BACK) for t in truths),
+            "backs_predicted": sum(list(d.classes).count(BACK) for d in detections), "backs_found": backs_right}
 
 
 def mean_ap(detections: Sequence[Boxes], truths: Sequence[Boxes],

@@ -46,6 +46,15 @@ def test_stage_scores_split_localiser_misses_from_misread_codes():
     assert scores["localiser_recall"] == pytest.approx(2 / 4)
     assert scores["localiser_f1"] == pytest.approx(0.5)
     assert scores["code_accuracy_on_matched"] == pytest.approx(1 / 2)  # 1m right, 2p read as 9p
+    assert (scores["backs"], scores["backs_predicted"], scores["backs_found"]) == (0, 0, 0)
     empty = stage_scores([], [])
     assert empty == {"localiser_precision": 0.0, "localiser_recall": 0.0, "localiser_f1": 0.0,
-                     "code_accuracy_on_matched": 0.0}
+                     "code_accuracy_on_matched": 0.0, "backs": 0, "backs_predicted": 0, "backs_found": 0}
+
+
+def test_stage_scores_count_backs_found_missed_and_false():
+    truth = [Boxes(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10.0]]), ["back", "back", "1m"])]
+    found = [Boxes(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10.0]]), ["back", "2m", "back"],
+                   np.array([0.9, 0.8, 0.7]))]  # one back found, one read as a face, one face read as a back
+    scores = stage_scores(found, truth)
+    assert (scores["backs"], scores["backs_predicted"], scores["backs_found"]) == (2, 2, 1)
