@@ -14,8 +14,10 @@ from fastapi.staticfiles import StaticFiles
 from api.dependencies import Recognizer, model_recognizer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
+from api.game_events import LocalGameEvents
+from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
-from api.routers import datasets, page, recognitions, rulesets, score
+from api.routers import datasets, games, page, recognitions, rulesets, score
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -29,6 +31,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
                   responses=error_responses(422, 500))
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
+    app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
     app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
@@ -41,4 +44,5 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     app.include_router(score.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
+    app.include_router(games.router)
     return app
