@@ -3,7 +3,8 @@
 import { call } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, setStatus } from "./dom.js";
-import { renderRulesetFields, scoreRequest, wireForm } from "./form.js";
+import { contextRequest, renderRulesetFields, scoreRequest, wireForm } from "./form.js";
+import { scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
@@ -54,10 +55,13 @@ async function upload(file) {
 }
 
 async function score() {
+  const request = scoreRequest(handRequest(state));
   try {
-    renderResult(await call("POST", "/v1/score", scoreRequest(handRequest(state))));
+    renderResult(await call("POST", "/v1/score", request));
+    scoredHand(request, state.recognition?.id);
   } catch (error) {
     renderResultError(error.message);
+    scoredHand(null);
   }
 }
 
@@ -90,6 +94,7 @@ async function start() {
   } catch (error) {
     setStatus($("photo-status"), `Could not load the rule sets: ${error.message}`, true);
   }
+  wireGame({ stake: () => contextRequest().stake });
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) {
     try {
