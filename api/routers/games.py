@@ -3,6 +3,7 @@ live (Server-Sent Events), export it. Stored is the list of hands; everything sh
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from collections.abc import AsyncIterator
@@ -24,6 +25,9 @@ from scoring.game import Setup, check_setup, replay, scoresheet
 JSON_ERRORS = {status: {"description": description, "content": {"application/json": {"schema": {
     "$ref": "#/components/schemas/ErrorResponse"}}}} for status, description in (
     (404, "no such game"), (422, "Unprocessable Entity"), (500, "Internal Server Error"))}
+# Published changes reach this process's followers at once; a follower also looks at the store this often, for
+# changes made through other server processes (`fanshot serve --workers N`).
+STORE_POLL_SECONDS = 2.0
 Player = Annotated[int, Field(ge=0, le=3, description="a player: index 0-3 in the order of `players`")]
 router = APIRouter()
 
@@ -212,7 +216,12 @@ async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep
         # read after subscribing, so that no change falls between the two
         current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
         yield ServerSentEvent(data=current, id=str(current["version"]))
-        async for update in updates:
+        while True:
+            try:
+                update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
+            except TimeoutError:  # a change made through another server process is only in the store
+                stored = await run_in_threadpool(games.get, game.id)
+                update = await run_in_threadpool(view, stored) if stored.version > current["version"] else current
             if update["version"] > current["version"]:
                 current = update
                 yield ServerSentEvent(data=current, id=str(current["version"]))

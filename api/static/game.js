@@ -93,6 +93,10 @@ function fillForm(game) {
   const last = game.hands.at(-1);
   const seatWinds = sameDiscard ? last.seat_winds : game.players.map((player) => player.seat_wind);
   $("prevalent_wind").value = sameDiscard ? last.prevalent_wind : game.prevalent_wind;
+  if (sameDiscard) { // the same discarder, now with that hand's seats
+    $("discarder").value = last.seat_winds[last.discarder];
+    document.querySelector("input[name=win][value=discard]").click();
+  }
   for (const select of document.querySelectorAll("select.seat")) {
     for (const option of select.options) {
       if (!SEATS.includes(option.value)) continue;
@@ -157,8 +161,10 @@ async function change(method, url, body, done) {
     const answer = await call(method, url, body);
     setStatus(status, done(answer));
     show(await call("GET", `/v1/games/${view.game.id}`)); // at once, whatever the event stream is doing
+    return true;
   } catch (error) {
     setStatus(status, `Not recorded: ${error.message}`, true);
+    return false;
   }
 }
 
@@ -174,12 +180,18 @@ async function start(stake) {
   }
 }
 
-function addScored() {
+async function addScored() {
   const sameDiscard = !$("same-discard-field").hidden && $("same-discard").checked;
   const { request, recognitionId } = view.scored;
   const { method, url, body } = handChange(view.game, request, { sameDiscard, recognitionId });
-  $("same-discard").checked = false;
-  change(method, url, body, (hand) => `Hand ${hand.n} added: ${describeHand(view.game, hand)}.`);
+  $("add-to-game").disabled = true; // one tap, one hand
+  if (await change(method, url, body, (hand) => `Hand ${hand.n} added: ${describeHand(view.game, hand)}.`)) {
+    $("same-discard").checked = false;
+    scoredHand(null);
+    fillForm(view.game);
+  } else {
+    $("add-to-game").disabled = false;
+  }
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */

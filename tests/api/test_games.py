@@ -237,6 +237,10 @@ def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
             live = read_event(lines)
             assert (live["version"], live["hands"][0]["points"]) == (2, [-2, 6, -2, -2])
             assert live == httpx.get(f"{base}/v1/games/{game_id}").json()
+            # another server process changing the game: its followers here see it from the store
+            SqliteGameStore(tmp_path / "fanshot.sqlite3").change_hands(game_id, lambda g: [*g.hands, DRAW])
+            live = read_event(lines)
+            assert (live["version"], live["hands"][-1]["kind"]) == (3, "draw")
     finally:
         server.kill()  # SIGKILL: the acknowledged hand must already be on disk
         server.wait()
