@@ -163,6 +163,16 @@ def test_截胡_keeps_only_the_biggest_hand(wins, kept):
     assert "intercepted" in scoresheet(check_setup("qianggang", {}, PLAYERS, QIANGGANG_STAKE), game)[1][3]
 
 
+def test_qianggang_option_multi_win_lets_every_winner_on_one_discard_count():
+    """RULES.md: 「一炮多响：允许一炮多响」 (seed 003 line 31) is option `multi_win` (default false: 截胡)."""
+    if "multi_win" not in load("qianggang").options:
+        pytest.skip("qianggang has no option multi_win yet (issue 13 correction 3, helper scoring)")
+    setup = check_setup("qianggang", {"multi_win": True}, PLAYERS, QIANGGANG_STAKE)
+    hand = replay(setup, [discard(3, (0, CHICKEN), (2, PUNGS))])["hands"][0]
+    assert [w["kept"] for w in hand["wins"]] == [True, True]
+    assert hand["points"][0] > 0 and hand["points"][2] > 0 and hand["points"][3] < 0
+
+
 def test_money_is_points_times_the_unit_less_the_fee_on_each_won_hand():
     setup = check_setup("jipinghu", {}, PLAYERS, {"unit": 0.5, "fee": 0.25})
     game = replay(setup, [self_draw(1), DRAW])
