@@ -68,8 +68,7 @@ def replay(setup: Setup, hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
     state, played = Round(), []
     points, money, fees = ([Decimal(0)] * SEATS for _ in range(3))
     for n, hand in enumerate(hands, start=1):
-        result, winners = _replay_hand(setup, ruleset, state, n, hand)
-        won = [_exact(p) for p in result["points"]]
+        result, winners, won = _replay_hand(setup, ruleset, state, n, hand)
         paid = [p * unit - fee for p in won] if winners else [Decimal(0)] * SEATS
         result["payments"] = [_number(p) for p in paid]
         points = [a + b for a, b in zip(points, won, strict=True)]
@@ -96,16 +95,16 @@ def _number(value: Decimal) -> float | int:
 
 
 def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
-                 hand: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
-    """The hand's result (winds, wins with their scores, points per player) and its counting winners in turn
-    order from the discarder."""
+                 hand: dict[str, Any]) -> tuple[dict[str, Any], list[int], list[Decimal]]:
+    """The hand's result (winds, wins with their scores, points per player), its counting winners in turn
+    order from the discarder, and each player's points."""
     if not isinstance(hand, dict):
         raise _error(n, "bad_request", "a hand is an object {kind, discarder, wins} or {kind: 'draw'}")
     result = {"n": n, **copy.deepcopy(hand), "dealer": state.dealer, "prevalent_wind": state.prevalent_wind,
               "seat_winds": [state.seat_wind(p) for p in range(SEATS)], "points": [0] * SEATS}
     if hand.get("kind") == "draw":
         _only_keys(hand, ("kind",), n)
-        return result, []
+        return result, [], [Decimal(0)] * SEATS
     if hand.get("kind") != "win":
         raise _error(n, "bad_request", f"kind: 'win' or 'draw', got {hand.get('kind')!r}")
     _only_keys(hand, ("kind", "discarder", "wins"), n)
@@ -117,17 +116,17 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
     # 截胡: the biggest hand; on equal hands, the first winner counter-clockwise from the discarder
     kept = order if several else [max(order, key=lambda i: (scores[i]["points"], scores[i]["fan_total"],
                                                                 -order.index(i)))]
-    total = [0.0] * SEATS
+    total = [Decimal(0)] * SEATS
     for i in kept:
         for seat, amount in scores[i]["payments"].items():
-            total[state.player_at(seat)] += amount
+            total[state.player_at(seat)] += _exact(amount)
     result["wins"] = [{**win, "kept": i in kept, **_summary(scores[i])} for i, win in enumerate(result["wins"])]
-    result["points"] = [tidy(p) for p in total]
-    return result, [wins[i]["winner"] for i in kept]
+    result["points"] = [_number(p) for p in total]
+    return result, [wins[i]["winner"] for i in kept], total
 
 
 def _check_players(n: int, discarder: Any, wins: Any) -> None:
-    if discarder is not None and discarder not in range(SEATS):
+    if discarder is not None and (type(discarder) is not int or discarder not in range(SEATS)):
         raise _error(n, "bad_request", f"discarder: a player 0-3 or null (self-draw), got {discarder!r}")
     if not isinstance(wins, list) or not 1 <= len(wins) <= 3 or not all(isinstance(w, dict) for w in wins):
         raise _error(n, "bad_request", "wins: one to three wins, each {winner, request, recognition_id?}")

@@ -28,7 +28,7 @@ JSON_ERRORS = {status: {"description": description, "content": {"application/jso
 # Published changes reach this process's followers at once; a follower also looks at the store this often, for
 # changes made through other server processes (`fanshot serve --workers N`).
 STORE_POLL_SECONDS = 2.0
-Player = Annotated[int, Field(ge=0, le=3, description="a player: index 0-3 in the order of `players`")]
+Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: index 0-3 in the order of `players`")]
 router = APIRouter()
 
 

@@ -119,6 +119,7 @@ def test_a_bad_game_is_refused(client, body, code):
     ({"kind": "win", "discarder": None, "wins": []}, "bad_request", "wins"),
     ({"kind": "win", "discarder": 5, "wins": [{"winner": 0, "request": CHICKEN}]}, "bad_request", "discarder"),
     ({"kind": "lost"}, "bad_request", "kind"),
+    ({"kind": "win", "discarder": None, "wins": [{"winner": True, "request": CHICKEN}]}, "bad_request", "winner"),
 ])
 def test_a_bad_hand_is_refused_and_changes_nothing(client, hand, code, message):
     game_id = new_game(client)["id"]

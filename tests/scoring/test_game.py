@@ -199,6 +199,7 @@ def test_the_scoresheet_has_a_row_per_hand_and_the_totals():
     ({"kind": "win", "discarder": 2, "wins": [{"winner": 0, "request": request(CHICKEN)},
                                               {"winner": 0, "request": request(PUNGS)}]}, "at most once"),
     ({"kind": "win", "discarder": 4, "wins": [{"winner": 0, "request": request(CHICKEN)}]}, "discarder"),
+    ({"kind": "win", "discarder": True, "wins": [{"winner": 0, "request": request(CHICKEN)}]}, "discarder"),
     ({"kind": "win", "discarder": None, "wins": [{"winner": "0", "request": request(CHICKEN)}]}, "winner"),
     ({"kind": "win", "discarder": None, "wins": []}, "one to three"),
     ({"kind": "lost"}, "kind"),
