@@ -159,6 +159,11 @@ def hand_index(game_id: str, hands: list[dict[str, Any]], n: int) -> int:
     return n - 1
 
 
+def inert(value: Any) -> Any:
+    """A name a spreadsheet would run as a formula (=, +, -, @) is written as text (OWASP CSV injection)."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")) else value
+
+
 @router.post("/v1/games", status_code=201, response_model=Game)
 def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
     stake = body.stake.model_dump(exclude_none=True) if body.stake else {}
@@ -231,7 +236,7 @@ async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep
     **error_responses(404), 200: {"content": {"text/csv": {}}, "description": "the scoresheet"}})
 def export_game(game: ExistingGame, format: Literal["csv"] = "csv") -> Response:  # noqa: A002 - the documented name
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(scoresheet(setup_of(game), view(game)))
+    csv.writer(buffer).writerows([[inert(value) for value in row] for row in scoresheet(setup_of(game), view(game))])
     # The byte-order mark lets spreadsheet programs read the players' names as UTF-8.
     return Response("\ufeff" + buffer.getvalue(), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="fanshot-game-{game.id}.csv"'})

@@ -171,6 +171,12 @@ def test_the_csv_export_is_the_scoresheet(client):
                     ["total", "", "", "", "-2", "6", "-2", "-2"]]
 
 
+def test_a_name_that_looks_like_a_formula_is_exported_as_text(client):
+    game_id = new_game(client, players=["=HYPERLINK(1)", "Bo", "Cai", "@Dee"])["id"]
+    header = client.get(f"/v1/games/{game_id}/export").content.decode("utf-8-sig").splitlines()[0]
+    assert header == "hand,prevalent wind,dealer,result,'=HYPERLINK(1),Bo,Cai,'@Dee"
+
+
 def test_concurrent_hands_are_all_kept(tmp_path):
     """Phones at one table add hands at the same moment: each change reads and writes under one lock."""
     store = SqliteGameStore(tmp_path / "games.sqlite3")
