@@ -11,13 +11,23 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.dependencies import Recognizer, TileNamer, model_recognizer, model_tile_namer
+from api.dependencies import (
+    ModelLoader,
+    Recognizer,
+    TileNamer,
+    load_shipped_models,
+    model_recognizer,
+    model_tile_namer,
+)
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
 from api.game_events import LocalGameEvents
 from api.game_store import SqliteGameStore
+from api.lifecycle import lifespan
 from api.limits import BodyLimit
-from api.routers import classify, datasets, games, page, recognitions, rulesets, score, tiles
+from api.metrics import Metrics, RecognitionSlots
+from api.observability import RequestContext
+from api.routers import classify, datasets, games, operations, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -25,20 +35,24 @@ MAX_BODY_BYTES = 20 * 1024 * 1024
 
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
-               name_tile: TileNamer = model_tile_namer) -> FastAPI:
+               name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models) -> FastAPI:
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
-                  responses=error_responses(422, 500))
+                  responses=error_responses(422, 500), lifespan=lifespan)
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
     app.state.name_tile = name_tile
+    app.state.load_models = load_models
+    app.state.metrics = Metrics()
+    app.state.stopping = threading.Event()  # set on SIGTERM / SIGINT: event streams end (api/lifecycle.py)
     app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
-    app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
+    app.state.recognition_slots = RecognitionSlots(max(1, (os.cpu_count() or 2) // 2), app.state.metrics)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(RequestContext, metrics=app.state.metrics)  # added last: outermost, so it times all
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     app.include_router(page.router)
@@ -49,4 +63,5 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.include_router(tiles.router)
     app.include_router(classify.router)
     app.include_router(games.router)
+    app.include_router(operations.router)
     return app

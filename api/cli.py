@@ -13,6 +13,8 @@ DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.observability import log_config
+
     # `fanshot` restores SIGPIPE's default action for quiet `| head`; a server must instead survive every client
     # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -20,7 +22,8 @@ def serve(args: argparse.Namespace) -> int:
     # reaches them through the environment.
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
     uvicorn.run("api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
-                workers=args.workers, access_log=args.access_log)
+                workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
+                timeout_graceful_shutdown=args.shutdown_timeout)
     return 0
 
 
@@ -37,5 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--data-dir", default="fanshot-data",
                         help="where photos and confirmations are stored (default ./fanshot-data)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (one per core for throughput)")
-    parser.add_argument("--access-log", action="store_true", help="log every request")
+    parser.add_argument("--access-log", action="store_true", help="log every request (with its X-Request-ID)")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text",
+                        help="log lines as text or as one JSON object each (for log collectors)")
+    parser.add_argument("--shutdown-timeout", type=float, default=30, metavar="SECONDS",
+                        help="on SIGTERM, how long requests in flight may take to finish (default 30)")
     parser.set_defaults(run=serve)

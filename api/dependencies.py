@@ -3,8 +3,10 @@ the store, the tile recognizer and the slots recognitions wait for."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
+from functools import cache
 from typing import Annotated, Any
 
 import numpy as np
@@ -12,10 +14,12 @@ from fastapi import Depends, Request
 
 from api.game_events import GameEvents
 from api.game_store import GameStore
+from api.metrics import Metrics, RecognitionSlots
 from api.store import Store
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
 TileNamer = Callable[[np.ndarray, list[float]], dict[str, Any]]  # photo, box → {code, confidence, alternatives}
+ModelLoader = Callable[[], str]  # loads the recognition models (once), returns their version
 
 
 def model_recognizer(image: np.ndarray) -> dict[str, Any]:
@@ -31,6 +35,18 @@ def model_tile_namer(image: np.ndarray, box: list[float]) -> dict[str, Any]:
     return name_tile(image, box)
 
 
+@cache
+def load_shipped_models() -> str:
+    """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
+    from vision.recognize import MODELS_DIR, load_models
+
+    load_models()
+    digest = hashlib.sha256()
+    for name in ("vision.json", "localiser.onnx", "classifier.onnx"):
+        digest.update((MODELS_DIR / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def store(request: Request) -> Store:
     return request.app.state.store
 
@@ -43,14 +59,24 @@ def tile_namer(request: Request) -> TileNamer:
     return request.app.state.name_tile
 
 
-def recognition_slots(request: Request) -> threading.BoundedSemaphore:
+def recognition_slots(request: Request) -> RecognitionSlots:
     return request.app.state.recognition_slots
+
+
+def model_loader(request: Request) -> ModelLoader:
+    return request.app.state.load_models
+
+
+def metrics(request: Request) -> Metrics:
+    return request.app.state.metrics
 
 
 StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
-RecognitionSlotsDep = Annotated[threading.BoundedSemaphore, Depends(recognition_slots)]
+RecognitionSlotsDep = Annotated[RecognitionSlots, Depends(recognition_slots)]
+MetricsDep = Annotated[Metrics, Depends(metrics)]
+ModelLoaderDep = Annotated[ModelLoader, Depends(model_loader)]
 
 
 def games(request: Request) -> GameStore:
@@ -61,5 +87,10 @@ def game_events(request: Request) -> GameEvents:
     return request.app.state.game_events
 
 
+def stopping(request: Request) -> threading.Event:
+    return request.app.state.stopping
+
+
+StoppingDep = Annotated[threading.Event, Depends(stopping)]
 GamesDep = Annotated[GameStore, Depends(games)]
 GameEventsDep = Annotated[GameEvents, Depends(game_events)]

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from api.models import ErrorResponse
+from api.observability import HEADER, REQUEST_ID
 from scoring.errors import ScoringError
 from vision.image import PhotoError
 
@@ -74,5 +75,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> JSONResponse:
-        # Starlette re-raises the exception after this answer, so the server log gets the traceback.
-        return errors(500, {"code": "internal", "message": "internal error; the server log has the details"})
+        # Starlette re-raises the exception after this answer, so the server log gets the traceback; this handler
+        # runs outside RequestContext, so it adds the request id the log line has.
+        request_id = REQUEST_ID.get() or "-"
+        return errors(500, {"code": "internal", "message": f"internal error; the server log has the details "
+                            f"(request id {request_id})"}, headers={HEADER: request_id})

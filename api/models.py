@@ -196,6 +196,11 @@ class Health(BaseModel):
     status: Literal["ok"]
 
 
+class Ready(BaseModel):
+    status: Literal["ready"]
+    model_version: str = Field(description="the recognition models in use (a digest of their files)")
+
+
 class ClassifyRequest(Strict):
     box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
 

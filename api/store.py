@@ -80,6 +80,14 @@ class Store:
         finally:
             db.close()
 
+    def check_database(self) -> None:
+        with self._connect() as db:
+            db.execute("SELECT 1 FROM recognitions LIMIT 1")
+
+    def check_images(self) -> None:
+        if not (self.images.is_dir() and os.access(self.images, os.W_OK | os.X_OK)):
+            raise OSError(f"{self.images} is not a writable folder")
+
     def add_recognition(self, result: dict[str, Any], photo: bytes, media_type: str,
                         suffix: str) -> dict[str, Any]:
         """Store a photo and its recognition result; returns the result with its new `id`."""

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.dependencies import GameEventsDep, GamesDep, StoreDep
+from api.dependencies import GameEventsDep, GamesDep, StoppingDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
 from api.game_store import StoredGame
 from api.models import Number, ScoreRequest, Stake, Strict
@@ -215,13 +215,15 @@ def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep) ->
 
 
 @router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
-async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep) -> AsyncIterator[ServerSentEvent]:
-    """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it)."""
+async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep,
+                      stopping: StoppingDep) -> AsyncIterator[ServerSentEvent]:
+    """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it).
+    The stream ends when the server is stopping; EventSource clients reconnect by themselves."""
     async with events.subscribe(game.id) as updates:
         # read after subscribing, so that no change falls between the two
         current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
         yield ServerSentEvent(data=current, id=str(current["version"]))
-        while True:
+        while not stopping.is_set():
             try:
                 update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
             except TimeoutError:  # a change made through another server process is only in the store

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import logging
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from PIL import Image
 
-from api.dependencies import RecognitionSlotsDep, RecognizerDep, StoreDep
+from api.dependencies import MetricsDep, ModelLoaderDep, RecognitionSlotsDep, RecognizerDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
 from api.models import Confirmation, Recognition, StoredConfirmation
 from scoring.tiles import parse
@@ -22,6 +23,18 @@ RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recog
                      for operation in ("get_recognition", "get_image", "confirm")}
 log = logging.getLogger(__name__)
 router = APIRouter()
+
+
+class Stopwatch:
+    """Seconds between successive laps, by name."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name], self._last = now - self._last, now
 
 
 def found(value: Any, recognition_id: str) -> Any:
@@ -55,18 +68,27 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep,
-                       slots: RecognitionSlotsDep) -> JSONResponse:
+def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, slots: RecognitionSlotsDep,
+                       metrics: MetricsDep, load_models: ModelLoaderDep) -> JSONResponse:
     data = photo.file.read()
+    clock = Stopwatch()
     with slots:
+        clock.lap("queue")
         pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+        clock.lap("decode")
         try:
             result = recognize(pixels)
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
                 from missing
+        clock.lap("recognise")
     stored = store.add_recognition(result, data, *media_type(data))
+    clock.lap("store")
+    # the recognizer's own stages within "recognise" (localise, classify)
+    stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
+                               if stage != "total"}}
+    metrics.recognition(load_models(), stages)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 

@@ -56,6 +56,10 @@ def fake_name_tile(image: np.ndarray, box: list[float]) -> dict[str, Any]:
     return {"code": "1f", "confidence": 0.9, "alternatives": [{"code": "2f", "p": 0.06}, {"code": "3f", "p": 0.0}]}
 
 
+def fake_load_models() -> str:
+    return "test-models"
+
+
 def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (width, height), (20, 120, 60)).save(buffer, "JPEG", **save)
@@ -64,7 +68,8 @@ def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile))
+    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile,
+                                 load_models=fake_load_models))
 
 
 @pytest.fixture

@@ -1,0 +1,82 @@
+"""Prometheus metrics of one app instance (GET /metrics): requests by route template, recognitions and the time
+of each stage, the models' version, and recognitions queued for a slot. Each app has its own registry, so tests
+and several apps in one process never share counters. With `--workers N` each worker process counts its own."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+
+# Seconds: a score answers in about a millisecond, a recognition in a few hundred, a queued one in seconds.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+UNMATCHED = "unmatched"  # the route label of a path no route answers: raw paths would be unbounded labels
+
+
+class Metrics:
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        for collector in (ProcessCollector, PlatformCollector, GCCollector):
+            collector(registry=self.registry)
+        self.requests = Counter("fanshot_http_requests", "HTTP requests answered, by route template and status",
+                                ["method", "route", "status"], registry=self.registry)
+        self.latency = Histogram("fanshot_http_request_duration_seconds", "HTTP request time, by route template",
+                                 ["method", "route"], buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.recognitions = Counter("fanshot_recognitions", "photos recognised, by model version",
+                                    ["model_version"], registry=self.registry)
+        self.stage_time = Histogram("fanshot_recognition_stage_seconds", "time of each stage of a recognition",
+                                    ["stage"], buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.waiting = Gauge("fanshot_recognitions_waiting", "recognitions queued for a free slot",
+                             registry=self.registry)
+        self.running = Gauge("fanshot_recognitions_running", "recognitions running now", registry=self.registry)
+        self.model = Gauge("fanshot_model_info", "the recognition models loaded (1 for the version in use)",
+                           ["version"], registry=self.registry)
+
+    def request(self, method: str, route: str, status: int, seconds: float) -> None:
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
+
+    def recognition(self, model_version: str, stage_seconds: Mapping[str, float]) -> None:
+        self.recognitions.labels(model_version).inc()
+        for stage, seconds in stage_seconds.items():
+            self.stage_time.labels(stage).observe(seconds)
+
+    def model_loaded(self, version: str) -> None:
+        self.model.clear()
+        self.model.labels(version).set(1)
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class RecognitionSlots:
+    """At most `size` recognitions (or tile namings) at once; the others wait their turn: the queue depth."""
+
+    def __init__(self, size: int, metrics: Metrics) -> None:
+        self._slots = threading.BoundedSemaphore(size)
+        self._metrics = metrics
+
+    def __enter__(self) -> None:
+        self._metrics.waiting.inc()
+        try:
+            self._slots.acquire()
+        finally:
+            self._metrics.waiting.dec()
+        self._metrics.running.inc()
+
+    def __exit__(self, *exception: object) -> None:
+        self._metrics.running.dec()
+        self._slots.release()

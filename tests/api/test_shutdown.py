@@ -1,0 +1,75 @@
+"""A real `fanshot serve` process: SIGTERM finishes the requests in flight, ends event streams at once and exits;
+its access log is JSON lines with each request's id."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+
+from tests.api.conftest import free_port, serve, server_log
+
+BODY = b'{"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}'
+HEADERS = (b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+           b"X-Request-ID: in-flight-1\r\nContent-Length: %d\r\n\r\n" % len(BODY))
+PLAYERS = ["A", "B", "C", "D"]
+
+
+def read_all(connection: socket.socket) -> bytes:
+    answer = b""
+    while chunk := connection.recv(65536):
+        answer += chunk
+    return answer
+
+
+def follow(url: str, events: list[str], ended: threading.Event) -> None:
+    with httpx.stream("GET", url, timeout=60) as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data:"):
+                events.append(line)
+    ended.set()
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    process = serve(tmp_path, port, "--log-format", "json", "--access-log", "--shutdown-timeout", "30")
+    yield process, f"http://127.0.0.1:{port}", port
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def test_sigterm_finishes_requests_in_flight_ends_streams_and_exits(server):
+    process, url, port = server
+    game = httpx.post(f"{url}/v1/games", json={"players": PLAYERS}).json()
+    events, ended = [], threading.Event()
+    threading.Thread(target=follow, args=(f"{url}/v1/games/{game['id']}/events", events, ended), daemon=True).start()
+    with socket.create_connection(("127.0.0.1", port)) as in_flight:
+        in_flight.sendall(HEADERS + BODY[:20])  # a request whose body is still arriving
+        deadline = time.monotonic() + 10
+        while not events and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert events, "the stream sent the game"
+        stopped_at = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        with pytest.raises(httpx.ConnectError):  # no new connections once stopping
+            httpx.get(f"{url}/healthz", timeout=2)
+        in_flight.sendall(BODY[20:])
+        answer = read_all(in_flight)
+    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["points"] is not None
+    assert process.wait(timeout=25) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
+    # The open stream ended with the server (within its 2 s poll), not after the 30 s shutdown timeout.
+    assert ended.wait(5) and time.monotonic() - stopped_at < 15
+    lines = [json.loads(line) for line in server_log(process).splitlines() if line.startswith("{")]
+    access = [line for line in lines if line["logger"] == "fanshot.access"]
+    assert {"request_id": "in-flight-1", "route": "/v1/score", "status": 200, "method": "POST"}.items() \
+        <= next(line for line in access if line["request_id"] == "in-flight-1").items()
+    assert all(len(line["request_id"]) == 32 for line in access if line["request_id"] != "in-flight-1")
