@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,6 +17,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
+from tests.services import free_port  # noqa: F401 - the tests that start servers import it from here
 
 SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"
 # A self-drawn winning hand, 123m 456p 789s 111z 22z, read with one mistake: the third tile as 3s.
@@ -84,12 +84,6 @@ def real_photo() -> Path:
     if not photos:
         pytest.skip(f"no shared test photos at {SHARED_TEST_IMAGES} (CI provides ../shared)")
     return photos[0]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen:

@@ -1,0 +1,87 @@
+"""Throwaway servers for the tests of the scaled-out storage: a PostgreSQL cluster (initdb + pg_ctl in a temporary
+folder, run as the `postgres` user when the tests run as root, reached on a unix socket) and an S3-compatible
+server (moto's server mode). CI installs both (.ci/run); on a machine without them the tests that need them
+skip, saying what is missing."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def postgres_bin() -> Path | None:
+    """The newest PostgreSQL server's binaries: Debian's folder, else whatever initdb is on the PATH."""
+    found = sorted(glob.glob(POSTGRES_BIN_GLOB), key=lambda path: int(Path(path).parent.name))
+    if found and Path(found[-1], "initdb").exists():
+        return Path(found[-1])
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def as_cluster_owner(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: as root, run as the `postgres` user instead."""
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+@contextmanager
+def postgres_cluster(binaries: Path) -> Iterator[str]:
+    """A new cluster, started; yields the URL of its `postgres` database (user `postgres`, trust, unix socket)."""
+    folder = Path(tempfile.mkdtemp(prefix="fanshot-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data, port = folder / "data", free_port()
+    try:
+        subprocess.run(as_cluster_owner([str(binaries / "initdb"), "-D", str(data), "-U", "postgres",
+                                         "--auth=trust", "-E", "UTF8", "--no-sync"]),
+                       check=True, capture_output=True)
+        # fsync stays on: the durability tests kill servers, not the machine, but a test must not lie either way
+        settings = f"-k {folder} -p {port} -c listen_addresses='' -c max_connections=200"
+        subprocess.run(as_cluster_owner([str(binaries / "pg_ctl"), "-D", str(data), "-o", settings, "-w",
+                                         "-l", str(folder / "log"), "start"]), check=True, capture_output=True)
+        try:
+            yield f"postgresql://postgres@/postgres?host={folder}&port={port}"
+        finally:
+            subprocess.run(as_cluster_owner([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                                             "stop"]), capture_output=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(cluster_url: str) -> str:
+    """A new empty database in the cluster; its URL."""
+    import psycopg
+
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(cluster_url, autocommit=True) as db:
+        db.execute(f'CREATE DATABASE "{name}"')
+    return cluster_url.replace("/postgres?", f"/{name}?", 1)
+
+
+@contextmanager
+def s3_server() -> Iterator[str]:
+    """moto's S3-compatible server on a free local port; yields its endpoint URL."""
+    from moto.server import ThreadedMotoServer
+
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()

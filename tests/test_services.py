@@ -1,0 +1,23 @@
+"""The throwaway servers the storage tests run against (tests/services.py) work and keep tests apart."""
+
+import boto3
+import psycopg
+
+from tests.services import new_database
+
+
+def test_each_test_gets_its_own_empty_postgres_database(postgres_url, postgres_cluster_url):
+    other = new_database(postgres_cluster_url)
+    assert other != postgres_url
+    with psycopg.connect(postgres_url) as db:
+        db.execute("CREATE TABLE marker (id int)")
+    with psycopg.connect(other) as db:
+        assert db.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'marker'").fetchone() == (0,)
+        assert db.execute("SHOW fsync").fetchone() == ("on",)
+
+
+def test_the_s3_server_keeps_objects(s3_images_url, s3_endpoint):
+    bucket = s3_images_url.removeprefix("s3://").split("/")[0]
+    s3 = boto3.client("s3", endpoint_url=s3_endpoint)
+    s3.put_object(Bucket=bucket, Key="photos/a.jpg", Body=b"jpeg")
+    assert s3.get_object(Bucket=bucket, Key="photos/a.jpg")["Body"].read() == b"jpeg"
