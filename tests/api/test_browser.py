@@ -3,6 +3,7 @@
 The recognizer is the deterministic fake (tests/api/conftest.py), so the fix and the score are known; the
 photo, its upload and decoding, the page, the API and the storage are real."""
 
+import re
 import threading
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 import uvicorn
 
 from api.app import create_app
-from tests.api.conftest import MISREAD, fake_recognize, real_photo
+from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, real_photo
 from tests.api.test_durability import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (its browser download is "
@@ -25,7 +26,7 @@ if not CHROMIUM.exists():
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path, recognize=fake_recognize), host="127.0.0.1",
+    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path, recognize=fake_recognize, name_tile=fake_name_tile), host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -56,10 +57,10 @@ def test_upload_fix_score_save(server, page):
     page.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
     page.set_input_files("#photo-input", real_photo())
     uncertain = page.locator(f".box[data-tile='{MISREAD}']")
-    sync_api.expect(uncertain).to_have_class("box low")
+    sync_api.expect(uncertain).to_have_class(re.compile(r"\blow\b"))
     uncertain.click()
     page.locator("#picker-alternatives .pick[data-code='3m']").click()  # its most likely alternative
-    sync_api.expect(uncertain).to_have_class("box edited")
+    sync_api.expect(uncertain).to_have_class(re.compile(r"\bedited\b"))
     sync_api.expect(page.locator("#hand-summary")).to_contain_text("123m456p789s11122z")
 
     page.locator("#score-button").click()
