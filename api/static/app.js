@@ -95,6 +95,10 @@ async function readPhoto(file) {
 
 async function score(options = {}) {
   const hand = handRequest(state, options);
+  if (!hand.winning_tile) { // the scorer would name the empty field; the player needs to know what to do
+    renderResultError(errorText({ errors: [{ code: "winning_tile_missing" }] }));
+    return;
+  }
   const ruleset = rulesetSummary(rulesets);
   if (hand.flowers && ruleset && !ruleset.options.flowers) {
     const withFlowers = rulesets.find((summary) => summary.options.flowers);
@@ -180,7 +184,9 @@ async function restore(id) {
     const saved = recognition.confirmation;
     if (saved) {
       restoreChoices(saved, rulesets);
-      setStatus($("save-status"), t("restored", { time: new Date(saved.confirmed_at).toLocaleString() }));
+      const restored = t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
+      setStatus($("photo-status"), restored);
+      setStatus($("save-status"), restored);
     }
   } catch (error) {
     setStatus($("photo-status"), errorText(error), true);

@@ -44,7 +44,7 @@ const WORDS = {
     rulesets_failed: "Could not load the rule sets: {error}",
     fan: "fan", points: "points", fixed_points: "{n} points", capped: "capped at {cap} fan",
     limit: "limit hand", fan_name: "Fan", payments: "Payments", kong_payments: "Kong payments",
-    horses_hit: "Horses {tiles}: {n} hit", no_flowers: "{ruleset} plays without flowers.",
+    horses_hit: "Horses {tiles}: hits {n}", no_flowers: "{ruleset} plays without flowers.",
     leave_flowers: "Score without the flowers", switch_ruleset: "Switch to {ruleset}",
     errors: {
       not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
