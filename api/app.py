@@ -14,8 +14,10 @@ from fastapi.staticfiles import StaticFiles
 from api.dependencies import Recognizer, TileNamer, model_recognizer, model_tile_namer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
+from api.game_events import LocalGameEvents
+from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
-from api.routers import classify, datasets, page, recognitions, rulesets, score, tiles
+from api.routers import classify, datasets, games, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -31,6 +33,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
     app.state.name_tile = name_tile
+    app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
     app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
@@ -45,4 +48,5 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.include_router(datasets.router)
     app.include_router(tiles.router)
     app.include_router(classify.router)
+    app.include_router(games.router)
     return app

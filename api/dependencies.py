@@ -10,6 +10,8 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import Depends, Request
 
+from api.game_events import GameEvents
+from api.game_store import GameStore
 from api.store import Store
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
@@ -49,3 +51,15 @@ StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
 RecognitionSlotsDep = Annotated[threading.BoundedSemaphore, Depends(recognition_slots)]
+
+
+def games(request: Request) -> GameStore:
+    return request.app.state.games
+
+
+def game_events(request: Request) -> GameEvents:
+    return request.app.state.game_events
+
+
+GamesDep = Annotated[GameStore, Depends(games)]
+GameEventsDep = Annotated[GameEvents, Depends(game_events)]

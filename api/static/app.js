@@ -3,7 +3,10 @@
 import { call, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, setStatus } from "./dom.js";
-import { renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm } from "./form.js";
+import {
+  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
+} from "./form.js";
+import { scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
 import { preparePhoto } from "./photo.js";
@@ -37,6 +40,7 @@ function render() {
 function changed() {
   lastResult = null;
   clearResult();
+  scoredHand(null);
   render();
 }
 
@@ -108,11 +112,14 @@ async function score(options = {}) {
     });
     return;
   }
+  const request = { ...scoringChoices(), hand };
   try {
-    lastResult = await call("POST", "/v1/score", { ...scoringChoices(), hand });
+    lastResult = await call("POST", "/v1/score", request);
     renderResult(lastResult, $("seat_wind").value);
+    scoredHand(request, state.recognition?.id);
   } catch (error) {
     renderResultError(errorText(error));
+    scoredHand(null);
   }
 }
 
@@ -213,6 +220,7 @@ async function start() {
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
+  wireGame({ stake: () => contextRequest().stake });
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
   render();

@@ -6,14 +6,14 @@ import { seatName } from "./tiles.js";
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 const isFixed = (fan) => fan.kind === "fixed_points";
 
-/** The headline's words: fixed points as points (满鬼 "6 points", not "0 fan"); the badge only where a cap
- *  cut the fan or a limit hand went beyond the cap. */
+/** The headline: fan (null for a fixed-points win: 满鬼 is "6 points", not "0 fan · 6 points"), points, and
+ *  the badge only where a cap cut the fan or a limit hand went beyond the cap. */
 export function headline(result) {
   const fixed = result.fans.find(isFixed);
   const cap = result.options?.cap;
   const beyondCap = result.limit && !fixed && typeof cap === "number" && cap >= 0 && result.fan_total > cap;
   const badge = result.capped ? t("capped", { cap }) : beyondCap ? t("limit") : "";
-  return { fan: fixed ? "" : `${result.fan_total} ${t("fan")}`, points: `${result.points} ${t("points")}`, badge };
+  return { fan: fixed ? null : result.fan_total, points: result.points, badge };
 }
 
 export function renderResult(result, seat) {
@@ -29,7 +29,7 @@ export function renderResult(result, seat) {
   const groups = escapeHtml(result.decomposition?.groups?.map((group) => group.tiles).join(" ") ?? "");
   const warnings = (result.warnings || []).map((warning) => `<li>${escapeHtml(String(warning))}</li>`).join("");
   $("result").innerHTML = `
-    <p class="headline">${fan ? `<b id="fan-total">${fan}</b> · ` : ""}<b id="points">${points}</b>
+    <p class="headline">${fan === null ? "" : `<b id="fan-total">${fan}</b> ${t("fan")} · `}<b id="points">${points}</b> ${t("points")}
       ${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ""}</p>
     <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan")}</th></tr></thead><tbody>${rows}</tbody></table>
     ${horses}
