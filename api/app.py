@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from api.database import is_sqlite
 from api.dependencies import (
     ModelLoader,
     Recognizer,
@@ -21,8 +22,8 @@ from api.dependencies import (
 )
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
-from api.game_events import LocalGameEvents
-from api.game_store import SqliteGameStore
+from api.game_events import LocalGameEvents, PostgresGameEvents
+from api.game_store import SqlGameStore
 from api.lifecycle import lifespan
 from api.limits import BodyLimit
 from api.metrics import Metrics, RecognitionSlots
@@ -34,19 +35,24 @@ from api.store import Store
 MAX_BODY_BYTES = 20 * 1024 * 1024
 
 
-def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
+def create_app(data_dir: Path, *, database_url: str | None = None, images_url: str | None = None,
+               s3_endpoint_url: str | None = None, recognize: Recognizer = model_recognizer,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models) -> FastAPI:
+    """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
                   responses=error_responses(422, 500), lifespan=lifespan)
-    app.state.store = Store(data_dir)
+    app.state.store = Store(data_dir, database_url=database_url, images_url=images_url,
+                            s3_endpoint_url=s3_endpoint_url)
     app.state.recognize = recognize
     app.state.name_tile = name_tile
     app.state.load_models = load_models
     app.state.metrics = Metrics()
     app.state.stopping = threading.Event()  # set on SIGTERM / SIGINT: event streams end (api/lifecycle.py)
-    app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
+    engine = app.state.store.engine
+    app.state.games = SqlGameStore(engine)
+    app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
     app.state.recognition_slots = RecognitionSlots(max(1, (os.cpu_count() or 2) // 2), app.state.metrics)

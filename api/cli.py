@@ -1,13 +1,18 @@
-"""`fanshot serve`: the web page and HTTP API on one local port."""
+"""`fanshot serve`: the web page and HTTP API on one local port. `fanshot db upgrade`: migrate a database."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import signal
+import sys
 from pathlib import Path
 
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
+# Where the records and photos are, when not under the data directory. The options default to these variables,
+# and `serve` hands them on to its worker processes the same way (uvicorn imports the factory in each).
+STORAGE_VARIABLES = {"database_url": "FANSHOT_DATABASE_URL", "images_url": "FANSHOT_IMAGES_URL",
+                     "s3_endpoint_url": "FANSHOT_S3_ENDPOINT_URL"}
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -18,9 +23,15 @@ def serve(args: argparse.Namespace) -> int:
     # `fanshot` restores SIGPIPE's default action for quiet `| head`; a server must instead survive every client
     # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    # Worker processes build their own app (uvicorn imports the factory in each), so the data directory
-    # reaches them through the environment.
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
+    for option, variable in STORAGE_VARIABLES.items():
+        if getattr(args, option):
+            os.environ[variable] = getattr(args, option)
+    try:  # fails here, with one clear line, if the storage cannot be used; the workers build their own app
+        app_from_environment().state.store.engine.dispose()
+    except Exception as error:  # noqa: BLE001 - any storage failure: say what, exit 2
+        print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
+        return 2
     uvicorn.run("api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
                 workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
                 timeout_graceful_shutdown=args.shutdown_timeout)
@@ -30,15 +41,46 @@ def serve(args: argparse.Namespace) -> int:
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from api.app import create_app
 
-    return create_app(Path(os.environ[DATA_DIR_VARIABLE]))
+    return create_app(Path(os.environ[DATA_DIR_VARIABLE]),
+                      **{option: os.environ.get(variable) for option, variable in STORAGE_VARIABLES.items()})
+
+
+def db_upgrade(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
+    from api.store import DATABASE_FILE
+
+    url = args.database_url or sqlite_url(Path(args.data_dir).resolve() / DATABASE_FILE)
+    try:
+        if not args.database_url:
+            Path(args.data_dir).mkdir(parents=True, exist_ok=True)
+        before, after = upgrade(open_database(url))
+    except (UnsupportedDatabase, SQLAlchemyError) as error:
+        print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
+        return 2
+    print(f"database at revision {after}" + (f" (was {before or 'empty'})" if before != after else
+                                             " (already up to date)"))
+    return 0
+
+
+def add_storage_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data-dir", default="fanshot-data",
+                        help="where photos and records are stored by default (default ./fanshot-data)")
+    parser.add_argument("--database-url", default=os.environ.get(STORAGE_VARIABLES["database_url"]),
+                        help="postgresql://USER@HOST:PORT/DB (or sqlite:///PATH) instead of DATA_DIR/fanshot.sqlite3 "
+                             "[$FANSHOT_DATABASE_URL]")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("serve", help="serve the web page and the HTTP API")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--data-dir", default="fanshot-data",
-                        help="where photos and confirmations are stored (default ./fanshot-data)")
+    add_storage_options(parser)
+    parser.add_argument("--images-url", default=os.environ.get(STORAGE_VARIABLES["images_url"]),
+                        help="s3://BUCKET/PREFIX (or a folder) instead of DATA_DIR/images [$FANSHOT_IMAGES_URL]")
+    parser.add_argument("--s3-endpoint-url", default=os.environ.get(STORAGE_VARIABLES["s3_endpoint_url"]),
+                        help="an S3-compatible server such as MinIO (default: AWS) [$FANSHOT_S3_ENDPOINT_URL]")
     parser.add_argument("--workers", type=int, default=1, help="server processes (one per core for throughput)")
     parser.add_argument("--access-log", action="store_true", help="log every request (with its X-Request-ID)")
     parser.add_argument("--log-format", choices=("text", "json"), default="text",
@@ -46,3 +88,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--shutdown-timeout", type=float, default=30, metavar="SECONDS",
                         help="on SIGTERM, how long requests in flight may take to finish (default 30)")
     parser.set_defaults(run=serve)
+
+    db = subparsers.add_parser("db", help="the records' database").add_subparsers(dest="db_command", required=True)
+    upgrade = db.add_parser("upgrade", help="apply the schema migrations this release needs (the embedded database "
+                                            "also does this itself when the server starts)")
+    add_storage_options(upgrade)
+    upgrade.set_defaults(run=db_upgrade)

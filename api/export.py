@@ -10,6 +10,7 @@ from typing import Any
 from PIL import Image, ImageOps
 
 from api import store
+from api.images import ImageStore
 from datasets.classes import CLASS_INDEX
 from datasets.export import write_yolo_zip
 from datasets.yolo import Box
@@ -40,13 +41,20 @@ def upright_image(path: Path, scratch: Path) -> Path:
     return upright
 
 
-def labelled(example: store.Example, scratch: Path) -> YoloExample:
+def labelled(example: store.Example, images: ImageStore, scratch: Path) -> YoloExample:
+    """The example with its photo fetched from the image store into `scratch`, upright, and its YOLO boxes."""
     size = example.recognition["image"]
     boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
-    return YoloExample(upright_image(example.image, scratch), boxes)
+    photo = images.get(example.image_file)
+    if photo is None:
+        raise FileNotFoundError(f"the image store has no {example.image_file}")
+    fetched = scratch / "fetched" / example.image_file
+    fetched.parent.mkdir(exist_ok=True)
+    fetched.write_bytes(photo)
+    return YoloExample(upright_image(fetched, scratch), boxes)
 
 
-def export_yolo_zip(examples: Iterable[store.Example], out: Path) -> None:
+def export_yolo_zip(examples: Iterable[store.Example], images: ImageStore, out: Path) -> None:
     with tempfile.TemporaryDirectory() as scratch:
-        write_yolo_zip(out, {"": [labelled(example, Path(scratch)) for example in examples]})
+        write_yolo_zip(out, {"": [labelled(example, images, Path(scratch)) for example in examples]})
 

@@ -1,16 +1,24 @@
 """Live updates of games: whoever changes a game publishes it, every open event stream of that game gets it.
 
 `GameEvents` is the interface the routes use. `LocalGameEvents` reaches the streams of this process only;
-several app instances need a shared channel (e.g. PostgreSQL LISTEN/NOTIFY) behind the same interface.
-Each event is the whole game, so a slow reader only ever needs the newest one: a subscription keeps just that."""
+`PostgresGameEvents` those of every app instance on one PostgreSQL database (LISTEN/NOTIFY). Each event is the
+whole game, or a notice of its new version (`notice`: read the game), so a slow reader only ever needs the
+newest one: a subscription keeps just that."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from typing import Any, Protocol
+
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
+
+log = logging.getLogger(__name__)
 
 
 class GameEvents(Protocol):
@@ -69,3 +77,72 @@ class LocalGameEvents:
                 subscriptions.discard(subscription)
                 if not subscriptions:
                     del self._subscriptions[game_id]
+
+
+CHANNEL = "fanshot_games"
+LISTEN_WAKE_SECONDS = 1.0  # how often the listener looks whether it is still wanted
+RECONNECT_SECONDS = 1.0
+
+
+class PostgresGameEvents:
+    """Events that reach the followers of every app instance on one PostgreSQL database: `publish` hands the game
+    to this instance's followers at once and sends NOTIFY `game_id version` to the others. NOTIFY carries at most
+    8 kB, so another instance gets a notice ({"id", "version", "notice": True}) and its followers read that game
+    from the database. One LISTEN connection per instance, open while anyone here follows a game."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        # the listener's own connection, outside the pool: a libpq URL, postgresql://…
+        self._url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._local = LocalGameEvents()
+        self._lock = threading.Lock()
+        self._followers = 0
+        self._listener: threading.Thread | None = None
+        self._listening = threading.Event()  # set once LISTEN is in force (tests wait for it)
+
+    def publish(self, game_id: str, game: dict[str, Any]) -> None:
+        self._local.publish(game_id, game)
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(text("SELECT pg_notify(:channel, :payload)"),
+                                   {"channel": CHANNEL, "payload": f"{game_id} {game['version']}"})
+        except SQLAlchemyError:  # the change is stored; other instances' followers will see it when they poll
+            log.exception("could not notify other instances of game %s", game_id)
+
+    @asynccontextmanager
+    async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
+        with self._lock:
+            self._followers += 1
+            if self._listener is None or not self._listener.is_alive():
+                self._listening.clear()
+                self._listener = threading.Thread(target=self._listen, name="game-events-listener", daemon=True)
+                self._listener.start()
+        try:
+            async with self._local.subscribe(game_id) as subscription:
+                yield subscription
+        finally:
+            with self._lock:
+                self._followers -= 1
+
+    def wanted(self) -> bool:
+        with self._lock:
+            if self._followers == 0:
+                self._listener = None  # the next follower starts a new listener
+                return False
+            return True
+
+    def _listen(self) -> None:
+        import psycopg
+
+        while self.wanted():
+            try:
+                with psycopg.connect(self._url, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    while self.wanted():
+                        for notice in connection.notifies(timeout=LISTEN_WAKE_SECONDS):
+                            game_id, version = notice.payload.split(" ")
+                            self._local.publish(game_id, {"id": game_id, "version": int(version), "notice": True})
+            except psycopg.OperationalError:  # the database restarted or is unreachable: followers still poll
+                self._listening.clear()
+                time.sleep(RECONNECT_SECONDS)

@@ -1,31 +1,20 @@
 """Where games are kept: each game is its setup and the list of its hands, nothing derived (scoring.game
-replays them). `GameStore` is the interface the routes use; `SqliteGameStore` keeps games in the embedded
-database beside the recognitions, durably: a change the API has acknowledged is committed with
-synchronous=FULL. A server database can implement the same three methods."""
+replays them). `GameStore` is the interface the routes use; `SqlGameStore` keeps games in the records' database
+beside the recognitions (embedded SQLite or PostgreSQL), durably: a change the API has acknowledged is
+committed."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Protocol
 
-from api.store import now
+from sqlalchemy import Connection, Engine, insert, select, update
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    version INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    setup TEXT NOT NULL,
-    hands TEXT NOT NULL
-);
-"""
+from api.database import games, reading, writing
+from api.store import now
 
 
 @dataclass(frozen=True)
@@ -51,56 +40,41 @@ class GameStore(Protocol):
         None if there is no such game."""
 
 
-class SqliteGameStore:
-    def __init__(self, database: Path) -> None:
-        self.database = database
-        with self._transaction() as db:
-            db.execute(SCHEMA)
+class SqlGameStore:
+    """Games in the records' database (api/database.py), beside the recognitions."""
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        # BEGIN IMMEDIATE takes the write lock before the read: two phones adding a hand at once queue up
-        # instead of one overwriting the other (a deferred transaction would fail to upgrade under WAL).
-        db = sqlite3.connect(self.database, timeout=30, isolation_level=None)
-        try:
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        finally:
-            db.close()
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
 
     def create(self, setup: dict[str, Any]) -> StoredGame:
         at = now()
         game = StoredGame(uuid.uuid4().hex, 1, at, at, setup, [])
-        with self._transaction() as db:
-            db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",
-                       (game.id, game.version, at, at, json.dumps(setup), json.dumps([])))
+        with writing(self.engine) as db:
+            db.execute(insert(games).values(id=game.id, version=game.version, created_at=at, updated_at=at,
+                                            setup=json.dumps(setup), hands=json.dumps([])))
         return game
 
     def get(self, game_id: str) -> StoredGame | None:
-        with self._transaction() as db:
+        with reading(self.engine) as db:
             return _read(db, game_id)
 
     def change_hands(self, game_id: str, change: HandsChange) -> StoredGame | None:
-        with self._transaction() as db:
-            game = _read(db, game_id)
+        # Read under the write lock (the game's row lock on PostgreSQL): two phones adding a hand at once queue
+        # up instead of one overwriting the other.
+        with writing(self.engine) as db:
+            game = _read(db, game_id, for_update=True)
             if game is None:
                 return None
             changed = replace(game, version=game.version + 1, updated_at=now(), hands=change(game))
-            db.execute("UPDATE games SET version = ?, updated_at = ?, hands = ? WHERE id = ?",
-                       (changed.version, changed.updated_at, json.dumps(changed.hands), game_id))
+            db.execute(update(games).where(games.c.id == game_id).values(
+                version=changed.version, updated_at=changed.updated_at, hands=json.dumps(changed.hands)))
         return changed
 
 
-def _read(db: sqlite3.Connection, game_id: str) -> StoredGame | None:
-    row = db.execute("SELECT id, version, created_at, updated_at, setup, hands FROM games WHERE id = ?",
-                     (game_id,)).fetchone()
+def _read(db: Connection, game_id: str, *, for_update: bool = False) -> StoredGame | None:
+    query = select(games).where(games.c.id == game_id)
+    row = db.execute(query.with_for_update() if for_update else query).first()
     if row is None:
         return None
-    game_id, version, created_at, updated_at, setup, hands = row
-    return StoredGame(game_id, version, created_at, updated_at, json.loads(setup), json.loads(hands))
+    return StoredGame(row.id, row.version, row.created_at, row.updated_at, json.loads(row.setup),
+                      json.loads(row.hands))

@@ -1,58 +1,42 @@
-"""Embedded storage under one data directory: `fanshot.sqlite3` (WAL) for recognitions and confirmations,
-`images/` for the uploaded photos. A write the API has acknowledged is on disk: images are written to a
-temporary file, fsynced and renamed into place before their row is committed with synchronous=FULL."""
+"""Recognitions and their confirmations: records in the database (api/database.py), photos in the image store
+(api/images.py). The embedded default keeps both under one data directory: `fanshot.sqlite3` (WAL) and `images/`.
+A write the API has acknowledged is durable: the photo is stored (fsynced, or acknowledged by the object store)
+before its record is committed, and the commit is durable on both databases."""
 
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS recognitions (
-    id TEXT PRIMARY KEY,
-    created_at TEXT NOT NULL,
-    image_file TEXT NOT NULL,
-    media_type TEXT NOT NULL,
-    result TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS confirmations (
-    recognition_id TEXT PRIMARY KEY REFERENCES recognitions(id),
-    confirmed_at TEXT NOT NULL,
-    body TEXT NOT NULL
-);
-"""
+from sqlalchemy import Engine, insert, literal, select, update
+
+from api.database import (
+    confirmations,
+    is_sqlite,
+    open_database,
+    reading,
+    recognitions,
+    require_current,
+    sqlite_url,
+    upgrade,
+    writing,
+)
+from api.images import ImageStore, open_images
+
+DATABASE_FILE = "fanshot.sqlite3"
 
 
 @dataclass(frozen=True)
 class Example:
-    """A confirmed photo: where its image is, the recognition it answers, and the confirmation."""
+    """A confirmed photo: its name in the image store, the recognition it answers, and the confirmation."""
 
-    image: Path
+    image_file: str
     recognition: dict[str, Any]
     confirmation: dict[str, Any]
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a crash leaves either the old file or the whole new one."""
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    with open(temporary, "wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)  # makes the rename itself durable
-    finally:
-        os.close(directory)
 
 
 def now() -> str:
@@ -60,79 +44,82 @@ def now() -> str:
 
 
 class Store:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.images = root / "images"
-        self.images.mkdir(parents=True, exist_ok=True)
-        self.database = root / "fanshot.sqlite3"
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        # One short-lived connection per operation: routes run on many threads, and connecting costs ~0.1 ms.
-        db = sqlite3.connect(self.database, timeout=30)
-        try:
-            db.execute("PRAGMA synchronous=FULL")
-            with db:  # one transaction, committed on success
-                yield db
-        finally:
-            db.close()
+    def __init__(self, root: Path, *, database_url: str | None = None, images_url: str | None = None,
+                 s3_endpoint_url: str | None = None) -> None:
+        """Storage under the data directory `root`, unless a database or images URL points elsewhere."""
+        self.engine: Engine = open_database(database_url or sqlite_url(root / DATABASE_FILE))
+        if is_sqlite(self.engine):
+            if database_url is None:
+                root.mkdir(parents=True, exist_ok=True)
+            upgrade(self.engine)  # the embedded database migrates itself
+        else:
+            require_current(self.engine)  # a shared one is upgraded by `fanshot db upgrade`
+        self.images: ImageStore = open_images(images_url or str(root / "images"), s3_endpoint_url)
 
     def check_database(self) -> None:
-        with self._connect() as db:
-            db.execute("SELECT 1 FROM recognitions LIMIT 1")
+        with reading(self.engine) as db:
+            db.execute(select(literal(1)).select_from(recognitions).limit(1))
 
     def check_images(self) -> None:
-        if not (self.images.is_dir() and os.access(self.images, os.W_OK | os.X_OK)):
-            raise OSError(f"{self.images} is not a writable folder")
+        self.images.check()
 
     def add_recognition(self, result: dict[str, Any], photo: bytes, media_type: str,
                         suffix: str) -> dict[str, Any]:
         """Store a photo and its recognition result; returns the result with its new `id`."""
         recognition_id = uuid.uuid4().hex
         image_file = f"{recognition_id}{suffix}"
-        write_atomic(self.images / image_file, photo)
+        self.images.put(image_file, photo)
         stored = {"id": recognition_id, **result}
-        with self._connect() as db:
-            db.execute("INSERT INTO recognitions VALUES (?, ?, ?, ?, ?)",
-                       (recognition_id, now(), image_file, media_type, json.dumps(stored)))
+        with writing(self.engine) as db:
+            db.execute(insert(recognitions).values(id=recognition_id, created_at=now(), image_file=image_file,
+                                                   media_type=media_type, result=json.dumps(stored)))
         return stored
 
     def recognition(self, recognition_id: str) -> dict[str, Any] | None:
         """The recognition result with its `confirmation` (None until confirmed)."""
-        with self._connect() as db:
-            row = db.execute("SELECT r.result, c.confirmed_at, c.body FROM recognitions r LEFT JOIN "
-                             "confirmations c ON c.recognition_id = r.id WHERE r.id = ?",
-                             (recognition_id,)).fetchone()
+        with reading(self.engine) as db:
+            row = db.execute(select(recognitions.c.result, confirmations.c.confirmed_at, confirmations.c.body)
+                             .select_from(recognitions.outerjoin(confirmations))
+                             .where(recognitions.c.id == recognition_id)).first()
         if row is None:
             return None
         result, confirmed_at, body = row
         confirmation = None if body is None else {**json.loads(body), "confirmed_at": confirmed_at}
         return {**json.loads(result), "confirmation": confirmation}
 
-    def image(self, recognition_id: str) -> tuple[Path, str] | None:
-        with self._connect() as db:
-            row = db.execute("SELECT image_file, media_type FROM recognitions WHERE id = ?",
-                             (recognition_id,)).fetchone()
-        return None if row is None else (self.images / row[0], row[1])
+    def image(self, recognition_id: str) -> tuple[bytes, str] | None:
+        """The photo's bytes and media type."""
+        with reading(self.engine) as db:
+            row = db.execute(select(recognitions.c.image_file, recognitions.c.media_type)
+                             .where(recognitions.c.id == recognition_id)).first()
+        if row is None:
+            return None
+        data = self.images.get(row.image_file)
+        return None if data is None else (data, row.media_type)
 
     def confirm(self, recognition_id: str, confirmation: dict[str, Any]) -> dict[str, Any] | None:
         """Store (or replace) the confirmation of a recognition; None if there is no such recognition."""
-        confirmed_at = now()
-        with self._connect() as db:
-            if db.execute("SELECT 1 FROM recognitions WHERE id = ?", (recognition_id,)).fetchone() is None:
+        body = json.dumps(confirmation)
+        with writing(self.engine) as db:
+            row = db.execute(select(recognitions.c.id, confirmations.c.recognition_id)
+                             .select_from(recognitions.outerjoin(confirmations))
+                             .where(recognitions.c.id == recognition_id)
+                             .with_for_update(of=recognitions)).first()
+            if row is None:
                 return None
-            db.execute("INSERT OR REPLACE INTO confirmations VALUES (?, ?, ?)",
-                       (recognition_id, confirmed_at, json.dumps(confirmation)))
+            confirmed_at = now()  # under the lock: confirmations are stamped in the order they are stored
+            values = {"confirmed_at": confirmed_at, "body": body}
+            if row.recognition_id is None:
+                db.execute(insert(confirmations).values(recognition_id=recognition_id, **values))
+            else:
+                db.execute(update(confirmations).where(confirmations.c.recognition_id == recognition_id)
+                           .values(**values))
         return {**confirmation, "confirmed_at": confirmed_at}
 
     def examples(self) -> list[Example]:
         """Every confirmed photo, oldest confirmation first."""
-        with self._connect() as db:
-            rows = db.execute("SELECT r.image_file, r.result, c.body FROM recognitions r "
-                              "JOIN confirmations c ON c.recognition_id = r.id "
-                              "ORDER BY c.confirmed_at, r.id").fetchall()
-        return [Example(self.images / image_file, json.loads(result), json.loads(body))
-                for image_file, result, body in rows]
+        with reading(self.engine) as db:
+            rows = db.execute(select(recognitions.c.image_file, recognitions.c.result, confirmations.c.body)
+                              .select_from(recognitions.join(confirmations))
+                              .order_by(confirmations.c.confirmed_at, recognitions.c.id)).all()
+        return [Example(image_file, json.loads(result), json.loads(body)) for image_file, result, body in rows]

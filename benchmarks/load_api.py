@@ -1,7 +1,10 @@
-"""Load test of a running Fanshot server: many concurrent clients on POST /v1/score and POST /v1/recognitions.
+"""Load test of a running Fanshot server: many concurrent clients on POST /v1/score, POST /v1/recognitions and
+PUT /v1/recognitions/{id}/confirmation (of the photos the recognition phase uploaded).
 
     .venv/bin/fanshot serve --port 8000 &
     .venv/bin/python benchmarks/load_api.py --url http://127.0.0.1:8000
+
+Several `--url`s spread the requests over several instances in turn (a round-robin load balancer).
 
 Each phase keeps `concurrency` requests in flight (closed loop) until `requests` have been answered, and prints
 throughput, latency p50 / p99 / max and the answers by status. Score bodies are seeded legal winning hands of
@@ -99,6 +102,12 @@ async def run_phase(name: str, client: httpx.AsyncClient, send, concurrency: int
                  None if cpu_before is None else cpu_after - cpu_before)
 
 
+def confirmation_of(recognition: dict) -> dict:
+    """The recognition's tiles and proposed hand, confirmed as they are."""
+    tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
+    return {"tiles": tiles, "hand": recognition["hand"]}
+
+
 def score_bodies() -> list[bytes]:
     """The score requests sent: 500 seeded legal winning hands of all four rule sets."""
     return [json.dumps(request).encode() for request in corpus(500, seed=1)]
@@ -115,18 +124,35 @@ async def main(args: argparse.Namespace) -> int:
         return 2
 
     async def score(client: httpx.AsyncClient, i: int) -> httpx.Response:
-        return await client.post("/v1/score", content=bodies[i % len(bodies)],
+        return await client.post(f"{instance(i)}/v1/score", content=bodies[i % len(bodies)],
                                  headers={"content-type": "application/json"})
 
-    async def recognise(client: httpx.AsyncClient, i: int) -> httpx.Response:
-        return await client.post("/v1/recognitions", files={"photo": ("photo.jpg", photos[i % len(photos)])})
+    recognised: list[dict] = []
 
-    limits = httpx.Limits(max_connections=max(args.score_concurrency, args.recognition_concurrency))
-    async with httpx.AsyncClient(base_url=args.url, limits=limits, timeout=120) as client:
+    async def recognise(client: httpx.AsyncClient, i: int) -> httpx.Response:
+        answer = await client.post(f"{instance(i)}/v1/recognitions",
+                                   files={"photo": ("photo.jpg", photos[i % len(photos)])})
+        if answer.status_code == 201:
+            recognised.append(answer.json())
+        return answer
+
+    async def confirm(client: httpx.AsyncClient, i: int) -> httpx.Response:
+        recognition = recognised[i % len(recognised)]
+        return await client.put(f"{instance(i + 1)}/v1/recognitions/{recognition['id']}/confirmation",
+                                json=confirmation_of(recognition))
+
+    def instance(i: int) -> str:  # through another instance than the recognition's, where there are several
+        return args.url[i % len(args.url)]
+
+    limits = httpx.Limits(max_connections=max(args.score_concurrency, args.recognition_concurrency,
+                                              args.confirmation_concurrency))
+    async with httpx.AsyncClient(base_url=args.url[0], limits=limits, timeout=120) as client:
         phases = []
         for name, send, concurrency, total in (
                 ("POST /v1/score", score, args.score_concurrency, args.score_requests),
-                ("POST /v1/recognitions", recognise, args.recognition_concurrency, args.recognition_requests)):
+                ("POST /v1/recognitions", recognise, args.recognition_concurrency, args.recognition_requests),
+                ("PUT /v1/recognitions/{id}/confirmation", confirm, args.confirmation_concurrency,
+                 args.confirmation_requests if recognised else 0)):
             if total:
                 await run_phase("warm-up", client, send, 2, 4)
                 phases.append(await run_phase(name, client, send, concurrency, total, args.server_pid))
@@ -140,15 +166,21 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--url", action="append", help="an instance's base URL (repeat for several; default "
+                        "http://127.0.0.1:8000)")
     parser.add_argument("--score-concurrency", type=int, default=200)
     parser.add_argument("--score-requests", type=int, default=4000, help="0 skips the phase")
     parser.add_argument("--recognition-concurrency", type=int, default=50)
     parser.add_argument("--recognition-requests", type=int, default=200, help="0 skips the phase")
+    parser.add_argument("--confirmation-concurrency", type=int, default=50)
+    parser.add_argument("--confirmation-requests", type=int, default=1000,
+                        help="0 skips the phase (it confirms the photos the recognition phase uploaded)")
     parser.add_argument("--server-pid", type=int, help="the server's pid, to report its CPU ms per request")
     parser.add_argument("--write-bodies", type=Path, metavar="FILE",
                         help="only write the score bodies, one per line, for benchmarks/wrk_score.lua")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.url = args.url or ["http://127.0.0.1:8000"]
+    return args
 
 
 if __name__ == "__main__":

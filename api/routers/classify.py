@@ -28,7 +28,7 @@ def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, nam
         raise Refusal(422, "bad_box", f"box {list(request.box)} is not a box inside the {width}×{height} photo "
                       "([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
     with slots:  # the same pixels the recognition saw: the box is in their frame
-        pixels = load_photo(image[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+        pixels = load_photo(image[0], max_side=RECOGNITION_MAX_SIDE)
         try:
             return NamedTile.model_validate(name_tile(pixels, list(request.box)))
         except (ModuleNotFoundError, FileNotFoundError) as missing:

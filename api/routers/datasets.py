@@ -22,7 +22,7 @@ router = APIRouter()
 def export(store: StoreDep, format: Literal["yolo"] = "yolo") -> FileResponse:  # noqa: A002 - the documented name
     scratch = Path(tempfile.mkdtemp(prefix="fanshot-export-"))
     try:
-        export_yolo_zip(store.examples(), scratch / "fanshot-yolo.zip")
+        export_yolo_zip(store.examples(), store.images, scratch / "fanshot-yolo.zip")
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise

@@ -227,6 +227,8 @@ async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep
             try:
                 update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
             except TimeoutError:  # a change made through another server process is only in the store
+                update = {"version": current["version"] + 1, "notice": True}
+            if update.get("notice"):  # a newer version may be in the store: read it
                 stored = await run_in_threadpool(games.get, game.id)
                 update = await run_in_threadpool(view, stored) if stored.version > current["version"] else current
             if update["version"] > current["version"]:

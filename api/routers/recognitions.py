@@ -8,7 +8,7 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, UploadFile
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse, Response
 from PIL import Image
 
 from api.dependencies import MetricsDep, ModelLoaderDep, RecognitionSlotsDep, RecognizerDep, StoreDep
@@ -98,11 +98,11 @@ def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
     return JSONResponse(found(store.recognition(recognition_id), recognition_id))
 
 
-@router.get("/v1/recognitions/{recognition_id}/image", response_class=FileResponse,
+@router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
-def get_image(recognition_id: str, store: StoreDep) -> FileResponse:
-    path, media = found(store.image(recognition_id), recognition_id)
-    return FileResponse(path, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
+def get_image(recognition_id: str, store: StoreDep) -> Response:
+    photo, media = found(store.image(recognition_id), recognition_id)
+    return Response(photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
 @router.put("/v1/recognitions/{recognition_id}/confirmation", response_model_exclude_none=True,

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
+from api.database import open_database, upgrade
 from tests.services import free_port  # noqa: F401 - the tests that start servers import it from here
 
 SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"
@@ -67,9 +68,23 @@ def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
     return buffer.getvalue()
 
 
+@pytest.fixture(params=["embedded", "postgres+s3"])
+def storage(request: pytest.FixtureRequest) -> dict[str, str]:
+    """create_app's storage options: the embedded default (nothing), or a new PostgreSQL database, migrated, and a
+    new bucket on the S3-compatible server. Every test of the app runs on both."""
+    if request.param == "embedded":
+        return {}
+    database_url = request.getfixturevalue("postgres_url")
+    engine = open_database(database_url)
+    upgrade(engine)
+    engine.dispose()
+    return {"database_url": database_url, "images_url": request.getfixturevalue("s3_images_url"),
+            "s3_endpoint_url": request.getfixturevalue("s3_endpoint")}
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile,
+def client(tmp_path: Path, storage: dict[str, str]) -> TestClient:
+    return TestClient(create_app(tmp_path / "data", **storage, recognize=fake_recognize, name_tile=fake_name_tile,
                                  load_models=fake_load_models))
 
 

@@ -12,9 +12,11 @@ import threading
 import httpx
 import pytest
 
-from api.game_events import LocalGameEvents
-from api.game_store import SqliteGameStore
-from tests.api.conftest import free_port, serve
+from api.app import create_app
+from api.database import open_database, sqlite_url, upgrade
+from api.game_events import LocalGameEvents, PostgresGameEvents
+from api.game_store import SqlGameStore
+from tests.api.conftest import fake_recognize, free_port, serve
 
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
 CHICKEN = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}
@@ -177,9 +179,15 @@ def test_a_name_that_looks_like_a_formula_is_exported_as_text(client):
     assert header == "hand,prevalent wind,dealer,result,'=HYPERLINK(1),Bo,Cai,'@Dee"
 
 
-def test_concurrent_hands_are_all_kept(tmp_path):
+@pytest.fixture
+def game_store(tmp_path, storage) -> SqlGameStore:
+    """The games of the app's storage: embedded, or on PostgreSQL."""
+    return create_app(tmp_path, **storage, recognize=fake_recognize).state.games
+
+
+def test_concurrent_hands_are_all_kept(game_store):
     """Phones at one table add hands at the same moment: each change reads and writes under one lock."""
-    store = SqliteGameStore(tmp_path / "games.sqlite3")
+    store = game_store
     game = store.create({"players": PLAYERS})
 
     def add_draws():
@@ -195,8 +203,8 @@ def test_concurrent_hands_are_all_kept(tmp_path):
     assert (len(stored.hands), stored.version) == (40, 41)
 
 
-def test_a_refused_change_writes_nothing(tmp_path):
-    store = SqliteGameStore(tmp_path / "games.sqlite3")
+def test_a_refused_change_writes_nothing(game_store):
+    store = game_store
     game = store.create({"players": PLAYERS})
 
     def refuse(_):
@@ -245,7 +253,8 @@ def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
             assert (live["version"], live["hands"][0]["points"]) == (2, [-2, 6, -2, -2])
             assert live == httpx.get(f"{base}/v1/games/{game_id}").json()
             # another server process changing the game: its followers here see it from the store
-            SqliteGameStore(tmp_path / "fanshot.sqlite3").change_hands(game_id, lambda g: [*g.hands, DRAW])
+            another = SqlGameStore(open_database(sqlite_url(tmp_path / "fanshot.sqlite3")))
+            another.change_hands(game_id, lambda g: [*g.hands, DRAW])
             live = read_event(lines)
             assert (live["version"], live["hands"][-1]["kind"]) == (3, "draw")
     finally:
@@ -257,3 +266,19 @@ def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
     finally:
         server.kill()
         server.wait()
+
+
+def test_postgres_events_reach_the_followers_of_another_instance(postgres_url):
+    """Two app instances on one database: a change published by one reaches a follower of the other (NOTIFY)."""
+    upgrade(open_database(postgres_url))
+    here, there = (PostgresGameEvents(open_database(postgres_url)) for _ in range(2))
+
+    async def follow():
+        async with here.subscribe("g") as updates:
+            assert await asyncio.to_thread(here._listening.wait, 10)
+            here.publish("g", {"version": 2, "hands": []})  # this instance's followers get the game itself
+            assert await asyncio.wait_for(anext(updates), 5) == {"version": 2, "hands": []}
+            await asyncio.to_thread(there.publish, "g", {"version": 3, "hands": []})
+            return await asyncio.wait_for(anext(updates), 10)
+
+    assert asyncio.run(follow()) == {"id": "g", "version": 3, "notice": True}  # the follower reads version 3

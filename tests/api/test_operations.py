@@ -95,6 +95,7 @@ def test_not_ready_names_each_part_that_fails(tmp_path):
     (tmp_path / "images").rmdir()
     (tmp_path / "fanshot.sqlite3").unlink()
     (tmp_path / "fanshot.sqlite3").mkdir()  # a database that cannot be opened
+    app.state.store.engine.dispose()  # by new connections
     answer = TestClient(app).get("/readyz")
     assert answer.status_code == 503
     assert [error["code"] for error in answer.json()["errors"]] == [
