@@ -192,7 +192,7 @@ def _win(rng: random.Random, opts: Any, seat: str, melds: list[dict], concealed:
     singles = sorted(i for i in set(concealed) if counts[i] == 1 and i not in ghosts)
     feasible = ["last_tile"]
     feasible += ["kong_replacement"] if any(m["kind"] == "kong" for m in melds) else []
-    feasible += ["multi_win"] if opts["discard_win"] else []
+    feasible += ["multi_win"] if opts["discard_win"] and opts["multi_win"] else []
     feasible += ["robbing_kong"] if singles else []  # the robbed kong holds the other three copies
     if not melds:
         feasible += ["heavenly"] if seat == "1z" else ["earthly"] + (["human"] if opts["discard_win"] else [])
@@ -218,7 +218,7 @@ def _horses(rng: random.Random, counts: Counter, n: int, robbed: set[int]) -> st
 
 
 def _stake(rng: random.Random, ruleset: rules.Ruleset) -> dict[str, int]:
-    stake = dict(rng.choice(STAKES)) if ruleset.points == "multiple" else {}
+    stake = dict(rng.choice(STAKES)) if ruleset.points == "stakes" else {}
     if rng.random() < 0.2:
         stake["unit"] = rng.choice((2, 600))
     if rng.random() < 0.2:
