@@ -114,19 +114,23 @@ def _kong_units_per_payer(ruleset: Ruleset, hand: Hand) -> float:
     return sum(ruleset.kongs.get(_kong_kind(m), {}).get("payer", 0) for m in hand.melds if m.kind == "kong")
 
 
+def _kong_money(ruleset: Ruleset, context: WinContext) -> float:
+    """Money per kong unit: the kong stake in the `stakes` model, else the stake unit."""
+    return context.stake.unit * (context.stake.kong if ruleset.points == "stakes" else 1)
+
+
 def per_payer_parts(ruleset: Ruleset, hand: Hand, context: WinContext, points: float,
                     hits: int | None) -> dict[str, float]:
-    """What each payer of the hand owes, by source. `doubling`: points x unit, times (1 + horses hit).
-    `stakes` (qianggang, RULES.md rule set 4): the chicken stake per point, times (1 + horses hit), plus the flower
-    stake per flower and the kong stake per kong; horses multiply the hand part only."""
+    """What each payer of the hand owes, by source: the hand (points x unit, x the chicken stake in the `stakes`
+    model), once more per horse on the winner, the flower stake per flower, the kong units that ride on the hand
+    (RULES.md rule set 4). The chicken stake is 1 and the flower stake 0 outside the `stakes` model (validate)."""
     stake = context.stake
-    stakes = ruleset.points == "stakes"
-    hand_part = points * stake.unit * (stake.chicken if stakes else 1)
+    hand_part = points * stake.unit * stake.chicken
     return {
         "hand": hand_part,
         "horses": hand_part * (hits or 0),
-        "flowers": stake.flower * stake.unit * len(hand.flowers) if stakes else 0,
-        "kongs": stake.kong * stake.unit * _kong_units_per_payer(ruleset, hand) if stakes else 0,
+        "flowers": stake.flower * stake.unit * len(hand.flowers),
+        "kongs": _kong_money(ruleset, context) * _kong_units_per_payer(ruleset, hand),
     }
 
 
@@ -137,8 +141,7 @@ def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> 
     parts = per_payer_parts(ruleset, hand, context, points, hits)
     per_payer = sum(parts.values())
     liable = liable_seat(ruleset, hand, context)
-    kong_money = stake.unit * (stake.kong if ruleset.points == "stakes" else 1)
-    kongs = _kong_payments(ruleset, hand, context, kong_money)
+    kongs = _kong_payments(ruleset, hand, context, _kong_money(ruleset, context))
     payments = dict.fromkeys(t.SEATS, 0.0)
     for payer, amount in (*_hand_payments(ruleset, context, per_payer, liable).items(), *kongs.items()):
         payments[payer] -= amount
