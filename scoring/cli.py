@@ -90,7 +90,7 @@ def render_table(response: dict[str, Any]) -> str:
     if "chicken" in stake:
         lines.append("  stake     " + " / ".join(f"{key} {stake[key]:,}" for key in STAKE_NUMBERS))
     parts = [f"{name} {amount:,}" for name, amount in response["per_payer_parts"].items() if amount]
-    if len(parts) > 1:
+    if len(parts) > 1 or response["per_payer"] != response["points"]:  # money that differs from the points
         lines.append(f"  per payer {response['per_payer']:,} = " + " + ".join(parts))
     lines.append("  payments  " + "  ".join(f"{seat} {amount:+,}" for seat, amount in response["payments"].items()))
     if response["liable"]:

@@ -185,6 +185,10 @@ HUMAN_ROWS = [
     # RULES.md rule set 4: stake 1 2 3, chicken self-draw with two flowers = 8 from each
     ("qianggang_stake", [CHICKEN, "--ruleset", "qianggang", "--flowers", "15f", "--stake", "1", "2", "3"],
      ["stake     flower 1 / kong 2 / chicken 3", "per payer 8 = hand 6 + flowers 2", "1z +24  2z -8"]),
+    # 「抢杠者牌型不满3番牌型，按照3番满计算」: 3 番 = 8 points = 24 per payer at chicken stake 3, the robbed pays all
+    ("qianggang_robbing_kong", [CHICKEN, "--ruleset", "qianggang", "--win", "discard", "--discarder", "3z", "--seat",
+                                "2z", "--special", "robbing_kong", "--stake", "1", "2", "3"],
+     ["抢杠", "fan total 3", "points    8", "per payer 24 = hand 24", "2z +72  3z -72", "liable    3z"]),
     ("tuidaohu_ghosts_horses", ["111m222p333s444m6z5z", "--ruleset", "tuidaohu", "--option", "ghosts=white",
                                 "--horses", "159m4p"], ["碰碰胡", "All pungs", "1z +24"]),
     ("warning_for_unscored_special", ["111m222p333s444s99m", "--ruleset", "tuidaohu", "--seat", "2z",
