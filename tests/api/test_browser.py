@@ -100,3 +100,22 @@ def test_suggestion_applied_and_a_missed_tile_marked_on_the_photo(server, page):
     stored = httpx.get(f"{server}/v1/recognitions/{recognition_id}").json()["confirmation"]
     [flower] = [tile for tile in stored["tiles"] if tile["code"] == "1f"]
     assert flower["box"][2] - flower["box"][0] > 5 and stored["hand"]["flowers"] == "1f"
+
+
+def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):
+    # RULES.md rule set 4 at stake 1 2 3: the dealer's self-drawn 123m456p789s 111z 22z is 鸡胡 + 自摸 + 门风 + 圈风
+    # = 3 番, 3 x 8 = 24 from each; one flower adds the flower stake, 1
+    page.goto(server)
+    page.wait_for_selector("#ruleset option[value=qianggang]", state="attached")
+    page.set_input_files("#photo-input", real_photo())
+    page.locator("#suggestions button", has_text="Apply").click()
+    page.locator("#flowers .add-tile").click()
+    page.locator("#palette .pick[data-code='1f']").click()
+    page.select_option("#ruleset", "qianggang")
+    sync_api.expect(page.locator("#multi-win-field")).to_be_hidden()  # 截胡: one winner per discard
+    for key, value in (("flower", "1"), ("kong", "2"), ("chicken", "3")):
+        page.fill(f"#stake-{key}", value)
+    page.locator("#score-button").click()
+    sync_api.expect(page.locator("#money")).to_contain_text("Stake 花 flower 1 · 杠 kong 2 · 鸡胡 chicken 3")
+    sync_api.expect(page.locator("#money")).to_contain_text("Per payer 25 = hand 番 24 + flowers 花 1")
+    sync_api.expect(page.locator("#result .payments li.winner")).to_contain_text("+75")
