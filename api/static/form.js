@@ -45,9 +45,9 @@ export function renderRulesetFields(rulesets) {
   $("ghosts-field").hidden = !ghosts;
   $("horses-field").hidden = !options.horses;
   for (const field of document.querySelectorAll(".qianggang")) field.hidden = !options.flowers;
-  const multiWin = $("multi-win-field"); // under 截胡 (options.multi_win false) only one player wins a discard
-  multiWin.hidden = !options.multi_win;
-  if (multiWin.hidden) multiWin.querySelector("input").checked = false;
+  const multiWin = document.querySelector("input[name=special][value=multi_win]"); // 截胡: one winner a discard
+  multiWin.closest("label").hidden = !options.multi_win;
+  if (!options.multi_win) multiWin.checked = false;
 }
 
 export function wireForm() {

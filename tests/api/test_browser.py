@@ -112,7 +112,7 @@ def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, 
     page.locator("#flowers .add-tile").click()
     page.locator("#palette .pick[data-code='1f']").click()
     page.select_option("#ruleset", "qianggang")
-    sync_api.expect(page.locator("#multi-win-field")).to_be_hidden()  # 截胡: one winner per discard
+    sync_api.expect(page.locator("label", has=page.locator("input[value=multi_win]"))).to_be_hidden()  # 截胡
     for key, value in (("flower", "1"), ("kong", "2"), ("chicken", "3")):
         page.fill(f"#stake-{key}", value)
     page.locator("#score-button").click()

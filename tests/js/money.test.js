@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { moneyLines } from "../../api/static/result.js";
+import { moneyLines } from "../../api/static/money.js";
 
 test("qianggang: the stake numbers and each payer's parts (RULES.md rule set 4: two flowers at 1 2 3, 8 each)", () => {
   const result = { stake: { unit: 1, fee: 0, flower: 1, kong: 2, chicken: 3 }, per_payer: 8,
