@@ -580,3 +580,21 @@ def test_a_big_photo_is_turned_upright_and_shrunk_before_upload_and_shown_at_onc
     sent = Image.open(io.BytesIO(httpx.get(f"{server}/v1/recognitions/{recognition_id}/image").content))
     assert sent.size == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
     assert sent.getpixel((1450, 50))[0] > 200  # the red mark, turned to the top right
+
+
+def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):
+    # RULES.md rule set 4 at stake 1 2 3: the dealer's self-drawn 123m456p789s 111z 22z is 鸡胡 + 自摸 + 门风 + 圈风
+    # = 3 番, 3 x 8 = 24 from each; one flower adds the flower stake, 1
+    ready(page, server)
+    upload(page)
+    page.locator("#suggestions button", has_text="Apply").click()
+    page.locator("#flowers .add-tile").click()
+    page.locator("#palette .pick[data-code='1f']").click()
+    page.select_option("#ruleset", "qianggang")
+    expect(page.locator("label", has=page.locator("input[value=multi_win]"))).to_be_hidden()  # 截胡
+    for key, value in (("flower", "1"), ("kong", "2"), ("chicken", "3")):
+        page.fill(f"#stake-{key}", value)
+    page.locator("#score-button").click()
+    expect(page.locator("#money")).to_contain_text("Stake 花 flower 1 · 杠 kong 2 · 鸡胡 chicken 3")
+    expect(page.locator("#money")).to_contain_text("Per payer 25 = hand 番 24 + flowers 花 1")
+    expect(page.locator("#result .payments li.winner")).to_contain_text("+75")
