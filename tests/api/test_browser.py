@@ -456,16 +456,14 @@ def test_the_result_goes_when_the_hand_or_context_changes_and_lists_kong_payment
         "concealed": list(range(11)), "melds": [kong], "flowers": [], "loose": []}))
     ready(page, server)
     upload(page)
-    page.locator("#ruleset").select_option("qianggang")
-    expect(page.locator("#horses-hint")).to_have_text("Draw 6 horses (4 when the hand holds a ghost)")
+    # 推倒胡 pays a kong apart from the hand (qianggang adds the kong stake into each payer's part instead)
+    page.locator("#ruleset").select_option("tuidaohu")
     page.locator("#horses").fill("15m39p9s2z")
-    for stake in ("chicken", "flower", "kong"):
-        page.locator(f"#stake-{stake}").fill("1")
     page.locator("#melds select[aria-label='Kong made from the discard of']").select_option("3z")
     page.locator("#score-button").click()
-    expect(page.locator("#result .kong-payments li")).to_have_count(3)
+    expect(page.locator("#result .kong-payments li")).to_have_count(1)  # the discarder who fed it
     expect(page.locator("#result .horses")).to_have_text("Horses 15m39p9s2z: hits 4")
-    expect(page.locator("#result .badge")).to_have_count(0)  # no cap in qianggang: nothing was limited
+    expect(page.locator("#result .badge")).to_have_count(0)  # no cap in tuidaohu: nothing was limited
     page.locator("#seat_wind").select_option("4z")
     expect(page.locator("#result")).to_be_empty()
     page.locator("#score-button").click()
