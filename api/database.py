@@ -67,15 +67,16 @@ def open_database(url: str) -> Engine:
     """An engine for `url` (sqlite:///PATH or postgresql://…); nothing is created or migrated."""
     parsed = make_url(url)
     backend = parsed.get_backend_name()
+    # Routes run on up to 40 threads (AnyIO's pool): as many connections, so that none waits for one.
+    pool = {"pool_size": 10, "max_overflow": 30}
     if backend == "sqlite":
-        engine = create_engine(parsed, connect_args={"timeout": 30})
+        engine = create_engine(parsed, connect_args={"timeout": 30}, **pool)
         event.listen(engine, "connect", _sqlite_connected)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if backend in ("postgresql", "postgres"):
-        # Routes run on up to 40 threads; pre-ping replaces connections a database restart has closed.
-        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_size=10, max_overflow=30,
-                             pool_pre_ping=True)
+        # pre-ping replaces connections a database restart has closed
+        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True, **pool)
     raise UnsupportedDatabase(f"unsupported database URL {parsed.render_as_string(hide_password=True)!r}: "
                               "use sqlite:///PATH or postgresql://USER@HOST:PORT/DB")
 

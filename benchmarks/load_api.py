@@ -152,8 +152,8 @@ async def main(args: argparse.Namespace) -> int:
                 ("POST /v1/score", score, args.score_concurrency, args.score_requests),
                 ("POST /v1/recognitions", recognise, args.recognition_concurrency, args.recognition_requests),
                 ("PUT /v1/recognitions/{id}/confirmation", confirm, args.confirmation_concurrency,
-                 args.confirmation_requests if recognised else 0)):
-            if total:
+                 args.confirmation_requests)):
+            if total and (send is not confirm or recognised):  # confirmations need recognitions to confirm
                 await run_phase("warm-up", client, send, 2, 4)
                 phases.append(await run_phase(name, client, send, concurrency, total, args.server_pid))
     failed = False

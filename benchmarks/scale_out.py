@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -66,6 +67,7 @@ def run_load(setup: str, urls: list[str], pids: list[int], args: argparse.Namesp
 
 
 def main(args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped early: still stop the servers and cluster
     binaries = postgres_bin()
     if binaries is None:
         print("error: the PostgreSQL server binaries are not installed (Debian package postgresql)", file=sys.stderr)
