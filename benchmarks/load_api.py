@@ -29,6 +29,7 @@ from pathlib import Path
 import httpx
 
 from scoring.generate import corpus
+from scoring.tiles import parse
 
 PHOTOS = Path(__file__).resolve().parents[1] / "../shared/data/chinese-mahjong-detection/test/images"
 
@@ -103,9 +104,13 @@ async def run_phase(name: str, client: httpx.AsyncClient, send, concurrency: int
 
 
 def confirmation_of(recognition: dict) -> dict:
-    """The recognition's tiles and proposed hand, confirmed as they are."""
+    """The recognition's tiles and proposed hand confirmed as they are; where no winning tile was proposed, the
+    last standing tile is chosen (as a player must choose one)."""
     tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
-    return {"tiles": tiles, "hand": recognition["hand"]}
+    hand = recognition["hand"]
+    standing = parse(hand["concealed"])
+    return {"tiles": tiles, "hand": {**hand, "winning_tile": hand.get("winning_tile") or
+                                     (standing[-1] if standing else "1m")}}
 
 
 def score_bodies() -> list[bytes]:
