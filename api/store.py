@@ -101,15 +101,16 @@ class Store:
         """Store (or replace) the confirmation of a recognition; None if there is no such recognition."""
         body = json.dumps(confirmation)
         with writing(self.engine) as db:
-            row = db.execute(select(recognitions.c.id, confirmations.c.recognition_id)
-                             .select_from(recognitions.outerjoin(confirmations))
-                             .where(recognitions.c.id == recognition_id)
-                             .with_for_update(of=recognitions)).first()
-            if row is None:
+            # Lock the recognition first, then read its confirmation in a statement of its own: on PostgreSQL a
+            # statement that waited for a lock still sees the rows of other tables as they were when it began.
+            if db.execute(select(recognitions.c.id).where(recognitions.c.id == recognition_id)
+                          .with_for_update()).first() is None:
                 return None
+            confirmed = db.execute(select(confirmations.c.recognition_id)
+                                   .where(confirmations.c.recognition_id == recognition_id)).first()
             confirmed_at = now()  # under the lock: confirmations are stamped in the order they are stored
             values = {"confirmed_at": confirmed_at, "body": body}
-            if row.recognition_id is None:
+            if confirmed is None:
                 db.execute(insert(confirmations).values(recognition_id=recognition_id, **values))
             else:
                 db.execute(update(confirmations).where(confirmations.c.recognition_id == recognition_id)

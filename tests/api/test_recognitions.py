@@ -1,5 +1,6 @@
 import io
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -220,3 +221,13 @@ def test_recognised_tiles_can_be_echoed_back_as_the_confirmation(client, recogni
                           json={"tiles": tiles, "hand": WINNING_HAND})
     assert response.status_code == 200, response.text
     assert response.json()["tiles"][MISREAD] == {"code": "3m", "box": recognition["tiles"][MISREAD]["box"]}
+
+
+def test_concurrent_confirmations_of_one_photo_are_all_stored_one_after_another(client, recognition):
+    """Phones (or instances) confirming the same photo at once: each waits for the one before, none fails."""
+    url = f"/v1/recognitions/{recognition['id']}/confirmation"
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: client.put(url, json=confirmation_of(recognition)), range(40)))
+    assert [answer.status_code for answer in answers] == [200] * 40
+    latest = max(answer.json()["confirmed_at"] for answer in answers)
+    assert client.get(f"/v1/recognitions/{recognition['id']}").json()["confirmation"]["confirmed_at"] == latest
