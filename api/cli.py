@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
@@ -16,6 +18,17 @@ STORAGE_VARIABLES = {"database_url": "FANSHOT_DATABASE_URL", "images_url": "FANS
 
 
 def serve(args: argparse.Namespace) -> int:
+    if args.workers > 1:  # the workers share their metrics through files here (api/metrics.py)
+        metrics_dir = tempfile.mkdtemp(prefix="fanshot-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir  # before prometheus_client is imported (api/metrics.py)
+        try:
+            return serve_workers(args)
+        finally:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    return serve_workers(args)
+
+
+def serve_workers(args: argparse.Namespace) -> int:
     import uvicorn
 
     from api.observability import log_config

@@ -1,9 +1,12 @@
 """Prometheus metrics of one app instance (GET /metrics): requests by route template, recognitions and the time
 of each stage, the models' version, and recognitions queued for a slot. Each app has its own registry, so tests
-and several apps in one process never share counters. With `--workers N` each worker process counts its own."""
+and several apps in one process never share counters. With `--workers N` the worker processes share their
+counts through files in a folder (prometheus_client's multiprocess mode, PROMETHEUS_MULTIPROC_DIR, set by
+`fanshot serve`), so that whichever worker answers a scrape reports the whole instance."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Mapping
 
@@ -17,11 +20,13 @@ from prometheus_client import (
     PlatformCollector,
     ProcessCollector,
     generate_latest,
+    multiprocess,
 )
 
 # Seconds: a score answers in about a millisecond, a recognition in a few hundred, a queued one in seconds.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
 UNMATCHED = "unmatched"  # the route label of a path no route answers: raw paths would be unbounded labels
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # read by prometheus_client when it is imported
 
 
 class Metrics:
@@ -29,8 +34,10 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        for collector in (ProcessCollector, PlatformCollector, GCCollector):
-            collector(registry=self.registry)
+        self.shared = bool(os.environ.get(MULTIPROCESS_VARIABLE))
+        if not self.shared:  # these describe one process only
+            for collector in (ProcessCollector, PlatformCollector, GCCollector):
+                collector(registry=self.registry)
         self.requests = Counter("fanshot_http_requests", "HTTP requests answered, by route template and status",
                                 ["method", "route", "status"], registry=self.registry)
         self.latency = Histogram("fanshot_http_request_duration_seconds", "HTTP request time, by route template",
@@ -40,10 +47,11 @@ class Metrics:
         self.stage_time = Histogram("fanshot_recognition_stage_seconds", "time of each stage of a recognition",
                                     ["stage"], buckets=LATENCY_BUCKETS, registry=self.registry)
         self.waiting = Gauge("fanshot_recognitions_waiting", "recognitions queued for a free slot",
-                             registry=self.registry)
-        self.running = Gauge("fanshot_recognitions_running", "recognitions running now", registry=self.registry)
+                             registry=self.registry, multiprocess_mode="livesum")
+        self.running = Gauge("fanshot_recognitions_running", "recognitions running now", registry=self.registry,
+                             multiprocess_mode="livesum")
         self.model = Gauge("fanshot_model_info", "the recognition models loaded (1 for the version in use)",
-                           ["version"], registry=self.registry)
+                           ["version"], registry=self.registry, multiprocess_mode="livemax")
 
     def request(self, method: str, route: str, status: int, seconds: float) -> None:
         self.requests.labels(method, route, str(status)).inc()
@@ -59,7 +67,11 @@ class Metrics:
         self.model.labels(version).set(1)
 
     def exposition(self) -> bytes:
-        return generate_latest(self.registry)
+        if not self.shared:
+            return generate_latest(self.registry)
+        every_worker = CollectorRegistry()
+        multiprocess.MultiProcessCollector(every_worker)
+        return generate_latest(every_worker)
 
 
 class RecognitionSlots:

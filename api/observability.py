@@ -80,12 +80,14 @@ STANDARD_ATTRIBUTES = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) |
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time, level, logger, message, request_id, the record's extras, any traceback."""
+    """One JSON object a line: time, level, logger, pid (which worker), message, request_id, the record's extras,
+    any traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
             "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
-            "level": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
+            "level": record.levelname.lower(), "logger": record.name, "pid": record.process,
+            "message": record.getMessage()}
         line.update({key: value for key, value in vars(record).items()
                      if key not in STANDARD_ATTRIBUTES and key != "color_message"})
         if record.exc_info:

@@ -8,6 +8,7 @@ import signal
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -73,3 +74,33 @@ def test_sigterm_finishes_requests_in_flight_ends_streams_and_exits(server):
     assert {"request_id": "in-flight-1", "route": "/v1/score", "status": 200, "method": "POST"}.items() \
         <= next(line for line in access if line["request_id"] == "in-flight-1").items()
     assert all(len(line["request_id"]) == 32 for line in access if line["request_id"] != "in-flight-1")
+
+
+def answering_pids(process) -> set[int]:
+    lines = [json.loads(line) for line in server_log(process).splitlines() if line.startswith("{")]
+    return {line["pid"] for line in lines if line.get("route") == "/v1/score"}
+
+
+def test_every_worker_of_an_instance_is_counted_in_each_scrape(tmp_path):
+    port = free_port()
+    process = serve(tmp_path, port, "--workers", "2", "--log-format", "json", "--access-log")
+    url = f"http://127.0.0.1:{port}"
+
+    def score(_: int) -> int:
+        with httpx.Client() as client:  # a connection each: the workers take turns to accept them
+            return client.post(f"{url}/v1/score", content=BODY, headers={"content-type": "application/json"},
+                               timeout=60).status_code
+
+    try:
+        sent = 0
+        with ThreadPoolExecutor(16) as pool:
+            while len(answering_pids(process)) < 2 and sent < 640:  # until both workers have answered some
+                assert list(pool.map(score, range(32))) == [200] * 32
+                sent += 32
+        assert len(answering_pids(process)) == 2
+        scrapes = [httpx.get(f"{url}/metrics", timeout=30).text for _ in range(6)]
+    finally:
+        process.terminate()
+        process.wait(30)
+    counted = f'fanshot_http_requests_total{{method="POST",route="/v1/score",status="200"}} {sent}.0'
+    assert all(counted in scrape for scrape in scrapes)
