@@ -46,7 +46,8 @@ function changed() {
 
 function setBusy(busy) {
   document.body.classList.toggle("busy", busy);
-  for (const id of ["photo-button", "score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
+  // Another photo may be chosen meanwhile (photoToken drops the older answer); nothing else acts on a hand.
+  for (const id of ["score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
   $("hand-section").inert = busy;
   $("photo-progress").hidden = !busy;
   if (busy) $("photo-progress").removeAttribute("value");
