@@ -155,8 +155,8 @@ def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
 def set_loose_tiles_apart(groups: list[dict], boxes: np.ndarray) -> list[dict]:
     """The `meld` and `unformed` groups placed in the hand or made `loose`: melds, then unformed groups of a
     meld's size (a meld misread), then the other unformed groups (standing tiles wrapped onto another row or
-    split off by a gap), each nearest the standing tiles first, join while the hand has room for them (a meld or a group of four counts 3 tiles, as
-    a kong does); the rest lie elsewhere on the table."""
+    split off by a gap), each nearest the standing tiles first, join while the hand has room for them (a meld
+    or a group of four counts 3 tiles, as a kong does); the rest lie elsewhere on the table."""
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     standing = [i for group in groups if group["kind"] == "concealed" for i in group["tiles"]]
     middle = centre[standing or list(range(len(boxes)))].mean(axis=0)
