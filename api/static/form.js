@@ -72,6 +72,9 @@ export function renderRulesetFields(rulesets) {
   discard.closest("label").title = discard.disabled ? t("not_in_ruleset") : "";
   if (discard.disabled && discard.checked) document.querySelector("input[name=win][value=self_draw]").checked = true;
   $("discarder-field").hidden = !discard.checked;
+  const multiWin = document.querySelector("input[name=special][value=multi_win]"); // 截胡: one winner a discard
+  multiWin.closest("label").hidden = !options.multi_win;
+  if (!options.multi_win) multiWin.checked = false;
 }
 
 export function renderSeats() {

@@ -1,6 +1,7 @@
 // The score result: headline, fans, payments, kong payments and horses; or why there is none, with a way on.
 import { $, button, escapeHtml } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
+import { moneyHtml } from "./money.js";
 import { seatName } from "./tiles.js";
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
@@ -33,7 +34,7 @@ export function renderResult(result, seat) {
       ${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ""}</p>
     <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan")}</th></tr></thead><tbody>${rows}</tbody></table>
     ${horses}
-    <h3>${t("payments")}</h3>${seatList(result.payments, "payments")}
+    <h3>${t("payments")}</h3>${moneyHtml(result)}${seatList(result.payments, "payments")}
     ${kongs}
     ${groups ? `<p class="notation">${groups}</p>` : ""}
     ${warnings ? `<ul class="warnings">${warnings}</ul>` : ""}`;

@@ -456,16 +456,14 @@ def test_the_result_goes_when_the_hand_or_context_changes_and_lists_kong_payment
         "concealed": list(range(11)), "melds": [kong], "flowers": [], "loose": []}))
     ready(page, server)
     upload(page)
-    page.locator("#ruleset").select_option("qianggang")
-    expect(page.locator("#horses-hint")).to_have_text("Draw 6 horses (4 when the hand holds a ghost)")
+    # 推倒胡 pays a kong apart from the hand (qianggang adds the kong stake into each payer's part instead)
+    page.locator("#ruleset").select_option("tuidaohu")
     page.locator("#horses").fill("15m39p9s2z")
-    for stake in ("chicken", "flower", "kong"):
-        page.locator(f"#stake-{stake}").fill("1")
     page.locator("#melds select[aria-label='Kong made from the discard of']").select_option("3z")
     page.locator("#score-button").click()
-    expect(page.locator("#result .kong-payments li")).to_have_count(3)
+    expect(page.locator("#result .kong-payments li")).to_have_count(1)  # the discarder who fed it
     expect(page.locator("#result .horses")).to_have_text("Horses 15m39p9s2z: hits 4")
-    expect(page.locator("#result .badge")).to_have_count(0)  # no cap in qianggang: nothing was limited
+    expect(page.locator("#result .badge")).to_have_count(0)  # no cap in tuidaohu: nothing was limited
     page.locator("#seat_wind").select_option("4z")
     expect(page.locator("#result")).to_be_empty()
     page.locator("#score-button").click()
@@ -580,3 +578,21 @@ def test_a_big_photo_is_turned_upright_and_shrunk_before_upload_and_shown_at_onc
     sent = Image.open(io.BytesIO(httpx.get(f"{server}/v1/recognitions/{recognition_id}/image").content))
     assert sent.size == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
     assert sent.getpixel((1450, 50))[0] > 200  # the red mark, turned to the top right
+
+
+def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):
+    # RULES.md rule set 4 at stake 1 2 3: the dealer's self-drawn 123m456p789s 111z 22z is 鸡胡 + 自摸 + 门风 + 圈风
+    # = 3 番, 3 x 8 = 24 from each; one flower adds the flower stake, 1
+    ready(page, server)
+    upload(page)
+    page.locator("#suggestions button", has_text="Apply").click()
+    page.locator("#flowers .add-tile").click()
+    page.locator("#palette .pick[data-code='1f']").click()
+    page.select_option("#ruleset", "qianggang")
+    expect(page.locator("label", has=page.locator("input[value=multi_win]"))).to_be_hidden()  # 截胡
+    for key, value in (("flower", "1"), ("kong", "2"), ("chicken", "3")):
+        page.fill(f"#stake-{key}", value)
+    page.locator("#score-button").click()
+    expect(page.locator("#money")).to_contain_text("Stake 花 flower 1 · 杠 kong 2 · 鸡胡 chicken 3")
+    expect(page.locator("#money")).to_contain_text("Per payer 25 = hand 番 24 + flowers 花 1")
+    expect(page.locator("#result .payments li.winner")).to_contain_text("+75")
