@@ -1,6 +1,6 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
-import { call, upload } from "./api.js";
+import { call, callTagged, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, setStatus } from "./dom.js";
 import {
@@ -133,8 +133,10 @@ async function save() {
   }
   try {
     const body = confirmationRequest(state, scoringChoices());
-    const saved = await call("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body);
+    const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body,
+      state.etag ? { "if-match": state.etag } : {});
     state.recognition.confirmation = saved;
+    state.etag = etag;
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
     setStatus(status, [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
@@ -186,8 +188,9 @@ async function switchLanguage() {
 
 async function restore(id) {
   try {
-    const recognition = await call("GET", `/v1/recognitions/${id}`);
+    const { data: recognition, etag } = await callTagged("GET", `/v1/recognitions/${id}`);
     loadRecognition(state, recognition);
+    state.etag = etag;
     showPhoto(`/v1/recognitions/${id}/image`);
     const saved = recognition.confirmation;
     if (saved) {

@@ -5,7 +5,7 @@ const WORDS = {
   en: {
     title: "Fanshot 番拍 — score a mahjong hand from a photo", switch_language: "中文", rules: "Rules",
     take_photo: "Take or choose a photo", photo_alt: "Your photo, with the tiles read from it",
-    hint: "Tap a tile (on the photo or below) to correct it. Orange tiles are the uncertain ones.",
+    hint: "Tap a tile (on the photo or below) to correct it. Orange: uncertain; blue: fixed or saved by you; dashed: not in the hand.",
     suggestions: "Suggested fixes", apply: "Apply", suggestion_p: "likely {p}%",
     hand: "Hand", standing: "Standing tiles", flowers: "Flowers", tray: "Other tiles on the table",
     tray_hint: "Not part of the hand, but kept in the saved label. Tap one to move it into the hand.",
@@ -43,7 +43,7 @@ const WORDS = {
     confirm_no_hand: "The hand is empty: save the {labelled} tiles without a hand?",
     rulesets_failed: "Could not load the rule sets: {error}",
     fan: "fan", points: "points", fixed_points: "{n} points", capped: "capped at {cap} fan",
-    limit: "limit hand", fan_name: "Fan", payments: "Payments", kong_payments: "Kong payments",
+    limit: "limit hand", fan_name: "Pattern", fan_column: "Fan", payments: "Payments", kong_payments: "Kong payments",
     horses_hit: "Horses {tiles}: hits {n}", no_flowers: "{ruleset} plays without flowers.",
     leave_flowers: "Score without the flowers", switch_ruleset: "Switch to {ruleset}",
     errors: {
@@ -71,7 +71,7 @@ const WORDS = {
   zh: {
     title: "番拍 Fanshot — 拍照算番", switch_language: "English", rules: "规则",
     take_photo: "拍照或选择照片", photo_alt: "你的照片和读到的牌",
-    hint: "点一张牌（照片上或下方）即可更正。橙色的是没把握的牌。",
+    hint: "点一张牌（照片上或下方）即可更正。橙色：没把握；蓝色：你改过或保存过；虚线：不在手牌里。",
     suggestions: "建议的更正", apply: "采用", suggestion_p: "可能性 {p}%",
     hand: "手牌", standing: "立牌", flowers: "花牌", tray: "桌上其他的牌",
     tray_hint: "不算手牌，但仍保存在标注里。点一张可移入手牌。",
@@ -109,7 +109,7 @@ const WORDS = {
     confirm_no_hand: "手牌是空的：只保存这 {labelled} 张牌的标注吗？",
     rulesets_failed: "规则加载失败：{error}",
     fan: "番", points: "分", fixed_points: "{n} 分", capped: "爆胡，封顶 {cap} 番",
-    limit: "满贯", fan_name: "番种", payments: "收付", kong_payments: "杠钱",
+    limit: "满贯", fan_name: "番种", fan_column: "番", payments: "收付", kong_payments: "杠钱",
     horses_hit: "马 {tiles}：中 {n} 匹", no_flowers: "{ruleset}不算花牌。",
     leave_flowers: "不计花牌来算", switch_ruleset: "改用{ruleset}",
     errors: {

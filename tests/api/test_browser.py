@@ -363,6 +363,21 @@ def test_clear_can_be_undone_and_saving_far_fewer_tiles_asks_first(server, page)
     assert "shows 14 tiles but only 6" in questions[1]
 
 
+def test_a_save_over_work_saved_elsewhere_meanwhile_is_refused_in_plain_words(server, page):
+    ready(page, server)
+    recognition_id = upload(page)
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved ✓")
+    response = httpx.get(f"{server}/v1/recognitions/{recognition_id}")
+    if "etag" not in response.headers:
+        pytest.skip("this server does not tag confirmations yet (ETag / If-Match)")
+    other = {**response.json()["confirmation"], "hand": {"concealed": "", "winning_tile": ""}}
+    assert httpx.put(f"{server}/v1/recognitions/{recognition_id}/confirmation", json=other).status_code == 200
+    page.locator("#save-button").click()  # this page read the older confirmation
+    expect(page.locator("#save-status")).to_contain_text("saved elsewhere meanwhile")
+    assert stored(server, recognition_id)["confirmation"]["hand"]["concealed"] == ""
+
+
 # ---- 3. face-down tiles ------------------------------------------------------------------------------------------
 
 STANDING = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
