@@ -506,7 +506,7 @@ def test_the_language_switch_covers_the_page_and_errors_are_plain_words(server, 
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
     for selector, words in [("#hand-heading", "手牌"), ("#score-button", "计番"), ("#save-button", "保存为标注样本"),
                             ("#photo-button", "拍照或选择照片"), ("#context-heading", "怎么胡的"),
-                            ("#language", "English")]:
+                            ("#start-game", "按上面的规则和金额开一局"), ("#language", "English")]:
         expect(page.locator(selector)).to_have_text(words)
     expect(page.locator("#seat_wind option[value='1z']")).to_have_text("东 （庄）")
     page.locator("#clear-hand").click()
