@@ -282,6 +282,7 @@ def test_upload_fix_score_save_reload_keeps_the_saved_work(server, phone):
     side_by_side(page, DOCS / "screenshot-phone.png", "#capture", "#score-section")
     page.locator("#save-button").click()
     expect(page.locator("#save-status")).to_contain_text("Saved ✓ 14 labelled tiles")
+    page.evaluate("document.querySelector('#score-section').scrollIntoView()")
     page.screenshot(path=DOCS / "flow-3-saved.png")
 
     page.reload()
