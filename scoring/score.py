@@ -55,6 +55,17 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     return max(scored, key=lambda pair: pair[1].rank)
 
 
+def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
+              ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
+    """The best arrangement of a checked hand and its value; refused below the rule set's minimum fan."""
+    arrangement, evaluation = best(ruleset, hand, context, ghosts)
+    min_fan = ruleset.options.get("min_fan", 0)
+    if not evaluation.limit and evaluation.fan_total < min_fan:
+        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
+                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+    return arrangement, evaluation
+
+
 def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
     return [f"{name} ({PATTERNS[name].zh}) has no value in rule set {ruleset.name}"
             for name in sorted(context.special) if name not in ruleset.scored and name != "robbing_kong"]
@@ -67,11 +78,7 @@ def score(request: Any) -> dict[str, Any]:
     check_tiles(ruleset, hand, context)
     check_melds(ruleset, hand, context)
     check_context(ruleset, hand, context)
-    arrangement, evaluation = best(ruleset, hand, context, ghosts)
-    min_fan = ruleset.options.get("min_fan", 0)
-    if not evaluation.limit and evaluation.fan_total < min_fan:
-        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
-                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+    arrangement, evaluation = win_value(ruleset, hand, context, ghosts)
     horses_expected = _expected_horses(ruleset, hand, ghosts)
     if context.horses is not None and len(context.horses) != horses_expected:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
