@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import io
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -67,3 +73,34 @@ def real_photo() -> Path:
     if not photos:
         pytest.skip(f"no shared test photos at {SHARED_TEST_IMAGES} (CI provides ../shared)")
     return photos[0]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen:
+    """A real `fanshot serve` process, returned once it answers /healthz; its log is in `server.log_file`."""
+    # A file, not a pipe: a chatty server must never block on its log. It lives as long as the server.
+    log_file = tempfile.TemporaryFile()  # noqa: SIM115
+    server = subprocess.Popen([sys.executable, "-m", "fanshot", "serve", "--port", str(port),
+                               "--data-dir", str(data_dir), *options], stdout=log_file, stderr=log_file)
+    server.log_file = log_file
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                return server
+        except httpx.TransportError:
+            time.sleep(0.1)
+        if server.poll() is not None:
+            raise RuntimeError(f"server exited: {server_log(server)[-2000:]}")
+    server.kill()
+    raise TimeoutError("server did not start within 60 s")
+
+
+def server_log(server: subprocess.Popen) -> str:
+    server.log_file.seek(0)
+    return server.log_file.read().decode(errors="replace")
