@@ -15,7 +15,7 @@ from api.dependencies import Recognizer, model_recognizer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
 from api.limits import BodyLimit
-from api.routers import datasets, page, recognitions, rulesets, score
+from api.routers import analyse, datasets, page, recognitions, rulesets, score
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -39,6 +39,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     app.include_router(page.router)
     app.include_router(recognitions.router)
     app.include_router(score.router)
+    app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
     return app
