@@ -29,6 +29,7 @@ from mahjong.hand_calculating.divider import HandDivider
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.meld import Meld
+from mahjong.tile import TilesConverter
 
 from scoring import decompose, score
 from scoring import tiles as t
@@ -65,11 +66,31 @@ def library_hand(request: dict) -> LibraryHand:
     melds = [Meld(Meld.SHOUMINKAN if meld.get("added") else MELD_TYPES[meld["kind"]],
                   [tile_136(code) for code in codes], opened=not meld.get("concealed", False))
              for meld, codes in zip(hand["melds"], meld_codes, strict=True)]
-    flags = {SPECIAL_FLAGS[s]: True for s in context.get("special", []) if s in SPECIAL_FLAGS}
-    config = HandConfig(is_tsumo=context["win"] == "self_draw", player_wind=EAST + t.SEATS.index(context["seat_wind"]),
-                        round_wind=EAST + t.SEATS.index(context["prevalent_wind"]), **flags)
     win_tile = standing[concealed.index(hand["winning_tile"])]
-    return standing + [tile for meld in melds for tile in meld.tiles], win_tile, melds, config
+    return standing + [tile for meld in melds for tile in meld.tiles], win_tile, melds, library_config(context)
+
+
+def library_config(context: dict) -> HandConfig:
+    flags = {SPECIAL_FLAGS[s]: True for s in context.get("special", []) if s in SPECIAL_FLAGS}
+    return HandConfig(is_tsumo=context["win"] == "self_draw", player_wind=EAST + t.SEATS.index(context["seat_wind"]),
+                      round_wind=EAST + t.SEATS.index(context["prevalent_wind"]), **flags)
+
+
+def library_from_strings(request: dict) -> LibraryHand:
+    """The fair race's library side: the request's own tile strings through the library's parser, as its
+    documentation shows (every tile of the hand, melds included, in one 136-array; each meld and the winning tile
+    parsed on their own)."""
+    hand = request["hand"]
+    parse_136 = TilesConverter.one_line_string_to_136_array
+    melds = [Meld(Meld.SHOUMINKAN if meld.get("added") else MELD_TYPES[meld["kind"]], parse_136(meld["tiles"]),
+                  opened=not meld.get("concealed", False)) for meld in hand["melds"]]
+    tiles = parse_136(hand["concealed"] + "".join(meld["tiles"] for meld in hand["melds"]))
+    return tiles, parse_136(hand["winning_tile"])[0], melds, library_config(request["context"])
+
+
+def _library_answer(args: LibraryHand) -> tuple:
+    result = HandCalculator.estimate_hand_value(args[0], args[1], melds=args[2], config=args[3])
+    return result.error, result.han, result.fu, result.cost and result.cost["main"]
 
 
 def clear_caches() -> None:
@@ -100,8 +121,11 @@ def measure(requests: list[dict], standard: list[dict], library: list[LibraryHan
         tiles, win_tile, melds, config = args
         calculator.estimate_hand_value(tiles, win_tile, melds=melds, config=config)
 
+    def mahjong_from_strings(request: dict) -> None:
+        mahjong_value(library_from_strings(request))
+
     jobs = {"fanshot_corpus": (score, requests), "fanshot_standard": (score, standard),
-            "mahjong_standard": (mahjong_value, library)}
+            "mahjong_standard": (mahjong_value, library), "mahjong_strings": (mahjong_from_strings, standard)}
     for work, items in jobs.values():  # warm-up, untimed
         for item in items:
             work(item)
@@ -122,6 +146,8 @@ def measure(requests: list[dict], standard: list[dict], library: list[LibraryHan
         "rates": {key: round(value) for key, value in rates.items()},
         "ratio_cold": round(rates["fanshot_standard_cold"] / rates["mahjong_standard_cold"], 2),
         "ratio_warm": round(rates["fanshot_standard_warm"] / rates["mahjong_standard_warm"], 2),
+        "fair_ratio_cold": round(rates["fanshot_standard_cold"] / rates["mahjong_strings_cold"], 2),
+        "fair_ratio_warm": round(rates["fanshot_standard_warm"] / rates["mahjong_strings_warm"], 2),
         "corpus_by_ruleset_cold": {name: round(len(values) / sum(values)) for name, values in by_ruleset.items()},
         "corpus_latency_ms_cold": {"p50": _ms(latencies, 0.5), "p99": _ms(latencies, 0.99), "max": _ms(latencies, 1)},
     }
@@ -147,6 +173,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                in (HandCalculator.ERR_HAND_NOT_WINNING, HandCalculator.ERR_NO_WINNING_TILE)]
     if refused:  # the conversion must hand the library the same winning hands
         raise SystemExit(f"mahjong refuses {len(refused)} standard hands as not winning, e.g. {refused[0]}")
+    differ = [r for r, h in zip(standard, library, strict=True) if _library_answer(h) != _library_answer(
+        library_from_strings(r))]
+    if differ:  # its own parsing must give it the same hands as the prebuilt objects
+        raise SystemExit(f"mahjong values {len(differ)} hands differently from strings, e.g. {differ[0]}")
     result = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "python": platform.python_version(),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores", "load_1m": round(os.getloadavg()[0], 2),
@@ -176,6 +206,10 @@ def report(r: dict) -> str:
         f"mahjong HandCalculator, standard hands  {rates['mahjong_standard_cold']:>12}  "
         f"{rates['mahjong_standard_warm']:>12}",
         f"ratio Fanshot / mahjong                 {r['ratio_cold']:>12}  {r['ratio_warm']:>12}",
+        "fair race: the library parses the same tile strings itself (TilesConverter, Meld, HandConfig)",
+        f"mahjong parse + HandCalculator          {rates['mahjong_strings_cold']:>12}  "
+        f"{rates['mahjong_strings_warm']:>12}",
+        f"fair ratio Fanshot / mahjong            {r['fair_ratio_cold']:>12}  {r['fair_ratio_warm']:>12}",
         "whole corpus by rule set (cold): " + ", ".join(f"{k} {v}/s" for k, v in r["corpus_by_ruleset_cold"].items()),
         "whole corpus latency (cold): " + ", ".join(f"{k} {v} ms" for k, v in r["corpus_latency_ms_cold"].items()),
         f"bar: Fanshot >= {BAR}x mahjong (cold): {verdict} the bar",

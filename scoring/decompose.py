@@ -68,15 +68,39 @@ def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, 
     """All winning arrangements of the standing tiles `concealed` (counts, ghosts removed) plus the melds."""
     meld_groups = tuple(meld_group(m) for m in melds)
     key = tuple(concealed)
-    free = _ghost_identities(key, meld_groups) if ghosts else ()
-    standard = _standard(key, ghosts, 4 - len(melds), True, free) if ghosts else _by_block(key, 4 - len(melds))
-    found = [_arrangement("standard", groups + meld_groups) for groups in standard]
+    if not ghosts:
+        return _without_ghosts(key, meld_groups, seven_pairs, seven_pairs_quads)
+    free = _ghost_identities(key, meld_groups)
+    found = [_arrangement("standard", groups + meld_groups) for groups in _standard(key, ghosts, 4 - len(melds),
+                                                                                   True, free)]
     if not melds:
         if seven_pairs:
             found += [_arrangement("seven_pairs", groups)
                       for groups in _seven_pairs(key, ghosts, seven_pairs_quads, free)]
         found += [_arrangement("thirteen_orphans", groups) for groups in _thirteen_orphans(key, ghosts)]
     return [a for a in found if max(a.counts) <= 4]
+
+
+def _without_ghosts(concealed: tuple[int, ...], meld_groups: tuple[Group, ...], seven_pairs: bool,
+                    seven_pairs_quads: bool) -> list[Arrangement]:
+    """`arrangements` without ghosts: every reading holds exactly the tiles given, so they share one count
+    vector, and a fifth copy rules out all of them at once."""
+    counts = list(concealed)
+    for group in meld_groups:
+        for i in group.indices():
+            counts[i] += 1
+    if max(counts) > 4:
+        return []
+    shared = tuple(counts)
+    found = [Arrangement("standard", tuple(sorted(groups + meld_groups)), shared)
+             for groups in _by_block(concealed, 4 - len(meld_groups))]
+    if not meld_groups:
+        if seven_pairs:
+            found += [Arrangement("seven_pairs", tuple(sorted(groups)), shared)
+                      for groups in _seven_pairs(concealed, 0, seven_pairs_quads, ())]
+        found += [Arrangement("thirteen_orphans", tuple(sorted(groups)), shared)
+                  for groups in _thirteen_orphans(concealed, 0)]
+    return found
 
 
 def _ghost_identities(concealed: tuple[int, ...], melds: tuple[Group, ...]) -> tuple[int, ...]:
