@@ -127,6 +127,15 @@ class Fan(BaseModel):
     zh: str
     en: str
     fan: Number
+    kind: str = Field(description="the rule-set table it comes from: hands, extras, specials, bonuses, floors, "
+                      "fixed_points")
+
+
+class PerPayerParts(BaseModel):
+    hand: Number = Field(description="the hand: points x unit (qianggang: x the chicken stake)")
+    horses: Number = Field(description="the hand once more for each horse on the winner")
+    flowers: Number = Field(description="qianggang: the flower stake per flower")
+    kongs: Number = Field(description="qianggang: the kong stake per kong of the winner")
 
 
 class ScoreResponse(BaseModel):
@@ -137,7 +146,10 @@ class ScoreResponse(BaseModel):
     fan_total: Number
     capped: bool
     limit: bool
-    points: Number
+    points: Number = Field(description="the hand's value in points, 2^fan_total (or a fixed value such as 满鬼)")
+    stake: dict[str, Number] = Field(description="unit and fee in force; qianggang adds flower, kong and chicken")
+    per_payer: Number = Field(description="what each paying player owes the winner: the sum of per_payer_parts")
+    per_payer_parts: PerPayerParts
     payments: dict[str, Number] = Field(description="seat code → signed amount; sums to zero")
     decomposition: Any
     warnings: list[Any]

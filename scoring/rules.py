@@ -1,7 +1,8 @@
 """Rule sets as validated data: `scoring/rulesets/*.toml`, with per-request option overrides.
 
-A rule set file has `name`, `zh`, `en`, `points` ("doubling": 2**fan, or "multiple": a multiple of the chicken
-stake), an `[options]` table, and value tables that name scoring patterns (see scoring.patterns):
+A rule set file has `name`, `zh`, `en`, `points` (the money model, see scoring.settle: "doubling", 2**fan points
+of stake.unit; "stakes", 2**fan chicken stakes plus the flower and kong stakes), an `[options]` table, and value
+tables that name scoring patterns (see scoring.patterns):
 - `hands`: within-cap hand types, additive; `extras`: added only with a within-cap type; both clamped to `cap`;
 - `specials`: beyond the cap, the single highest applies and it replaces hands and extras;
 - `bonuses`: added to whatever applies; `floors`: special wins, the total counts as at least this;
@@ -25,8 +26,8 @@ from scoring.patterns import PATTERNS, Situation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
-KONG_PAYERS = ("each", "discarder")
-POINTS_MODELS = ("doubling", "multiple")
+KONG_PAYERS = ("each", "discarder", "payer")  # payer: added to what each payer of the hand pays
+POINTS_MODELS = ("doubling", "stakes")
 GHOST_MODES = {"none": 0, "white": 1, "flip": 1, "flip2": 2}  # mode -> number of ghost tiles named
 MAX_FAN = 64  # bounds every fan value and cap: 2**64 points stay a finite number
 # Every option a rule set may have: its type and, where limited, the values allowed (cap -1: no cap).
@@ -46,7 +47,8 @@ OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
     "horses": (bool, None),
     "horses_with_ghost": (int, range(2, 21)),
     "horses_without_ghost": (int, range(2, 21)),
-    "horse_dragons": (str, ("rules", "seed")),
+    "horse_dragons": (str, ("seed", "red_dealer")),
+    "multi_win": (bool, None),
 }
 CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 

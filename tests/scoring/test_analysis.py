@@ -251,8 +251,9 @@ ERROR_ROWS = [
     ("fifth_copy", {"hand": {"concealed": "11111m456p789s55s"}}, "too_many_copies"),
     ("discarder_is_winner", {"hand": {"concealed": "123m456p789s555s1z"},
                              "context": {"seat_wind": "2z", "discarder": "2z"}}, "bad_context"),
-    ("ghosts_in_jipinghu", {"hand": {"concealed": "123m456p789s555s1z"}, "context": {"ghosts": "5z"}},
-     "not_allowed"),
+    ("ghost_contradicts_mode", {"ruleset": "tuidaohu", "options": {"ghosts": "white"},
+                                "hand": {"concealed": "123m456p789s555s1z"}, "context": {"ghosts": "1z"}},
+     "bad_context"),
     ("not_an_object", [1], "bad_request"),
 ]
 
