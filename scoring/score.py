@@ -31,21 +31,21 @@ def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
 
 def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> list[Arrangement]:
     """Every arrangement of the hand, in a canonical order (the tie-break: the first best one wins)."""
-    real = [code for code in hand.concealed if code not in ghosts]
+    real = [code for code in hand.concealed if code not in ghosts] if ghosts else hand.concealed
     held = len(hand.concealed) - len(real)
     if held >= 4 and "four_ghosts" in ruleset.table("fixed_points"):
         # 满鬼 wins whatever the shape, at a fixed value: no reading of the tiles can change it
-        counts = t.counts(real + [code for m in hand.melds for code in m.tiles])
+        counts = t.counts([*real, *(code for m in hand.melds for code in m.tiles)])
         return [Arrangement("four_ghosts", (), tuple(counts))]
     options = ruleset.options
     found = arrangements(t.counts(real), held, hand.melds, seven_pairs=options["seven_pairs"],
                          seven_pairs_quads=options["seven_pairs_quads"])
-    return sorted(found, key=lambda a: (a.shape, a.groups))
+    return sorted(found, key=lambda a: (a.shape, a.groups)) if len(found) > 1 else found
 
 
 def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
          ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
-    held = sum(1 for code in hand.concealed if code in ghosts)
+    held = sum(1 for code in hand.concealed if code in ghosts) if ghosts else 0
     found = candidates(ruleset, hand, ghosts)
     if not found:
         raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
