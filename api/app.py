@@ -11,24 +11,29 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.dependencies import Recognizer, model_recognizer
+from api.dependencies import Recognizer, TileNamer, model_recognizer, model_tile_namer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
+from api.game_events import LocalGameEvents
+from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
-from api.routers import analyse, datasets, page, recognitions, rulesets, score
+from api.routers import analyse, classify, datasets, games, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.store import Store
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
 
 
-def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> FastAPI:
+def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
+               name_tile: TileNamer = model_tile_namer) -> FastAPI:
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
                   responses=error_responses(422, 500))
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
+    app.state.name_tile = name_tile
+    app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
     app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
@@ -42,4 +47,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
+    app.include_router(tiles.router)
+    app.include_router(classify.router)
+    app.include_router(games.router)
     return app

@@ -6,7 +6,8 @@ tables that name scoring patterns (see scoring.patterns):
 - `hands`: within-cap hand types, additive; `extras`: added only with a within-cap type; both clamped to `cap`;
 - `specials`: beyond the cap, the single highest applies and it replaces hands and extras;
 - `bonuses`: added to whatever applies; `floors`: special wins, the total counts as at least this;
-- `fixed_points`: an instant win worth exactly these points; `kongs`: kong payments (see scoring.settle).
+- `fixed_points`: an instant win worth exactly these points; `kongs`: kong payments (see scoring.settle);
+- `rotation`: who deals the next hand of a game (see scoring.rounds).
 Requests may override any option, and any value in those tables through `options.fans`.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from scoring.errors import ScoringError
 from scoring.patterns import FACT_SETS, PATTERNS, Situation
+from scoring.rounds import DEALER_STAYS, ROTATION_CHOICES, Rotation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
@@ -62,6 +64,7 @@ class Ruleset:
     options: MappingProxyType
     values: MappingProxyType  # table name -> {pattern id -> int}, cap-relative values resolved
     kongs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    rotation: Rotation = DEALER_STAYS
 
     def table(self, name: str) -> dict[str, int]:
         return self.values.get(name, {})
@@ -101,6 +104,7 @@ class Ruleset:
             "options": dict(self.options),
             "fans": {table: dict(values) for table, values in self.values.items()},
             "kongs": {kind: dict(payers) for kind, payers in self.kongs.items()},
+            "rotation": {"win": self.rotation.win, "draw": self.rotation.draw},
         }
 
 
@@ -145,7 +149,7 @@ def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
     kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}
     return Ruleset(name=raw["name"], zh=raw["zh"], en=raw["en"], points=raw["points"],
                    options=MappingProxyType(options), values=MappingProxyType(values),
-                   kongs=MappingProxyType(kongs))
+                   kongs=MappingProxyType(kongs), rotation=Rotation(**raw.get("rotation", {})))
 
 
 def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +211,7 @@ def _problems(check: Any, *args: Any) -> list[str]:
 
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
-    known = {"name", "zh", "en", "points", "options", "kongs", *VALUE_TABLES}
+    known = {"name", "zh", "en", "points", "options", "kongs", "rotation", *VALUE_TABLES}
     problems = [f"unknown key {key!r}" for key in raw if key not in known]
     problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
     if raw.get("name") != name:
@@ -226,5 +230,10 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
             problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
         problems += [f"kongs.{kind}.{payer}: units must be a number >= 0" for payer, units in payers.items()
                      if type(units) not in (int, float) or units < 0]
+    for key, value in raw.get("rotation", {}).items():
+        if key not in ROTATION_CHOICES:
+            problems.append(f"rotation.{key}: unknown; the keys are {list(ROTATION_CHOICES)}")
+        elif value not in ROTATION_CHOICES[key]:
+            problems.append(f"rotation.{key}: {value!r} is not one of {ROTATION_CHOICES[key]}")
     if problems:
         raise ValueError(f"rule set file {name}.toml: " + "; ".join(problems))
