@@ -10,6 +10,7 @@ import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
 import { renderResult, renderResultError } from "./result.js";
 import { LOW_CONFIDENCE, clearHand, loadRecognition, newMeld, placedIds, state } from "./state.js";
+import { updateWaits, wireWaits } from "./waits.js";
 
 const handActions = {
   onTile: (id) => openPicker(id, render),
@@ -20,6 +21,7 @@ const handActions = {
 function render() {
   renderHand(handActions);
   renderBoxes();
+  updateWaits();
 }
 
 function showRecognition(recognition) {
@@ -95,6 +97,7 @@ async function start() {
     setStatus($("photo-status"), `Could not load the rule sets: ${error.message}`, true);
   }
   wireGame({ stake: () => contextRequest().stake });
+  wireWaits(() => scoreRequest(handRequest(state)));
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) {
     try {
