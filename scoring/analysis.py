@@ -49,6 +49,7 @@ def shanten(counts: Sequence[int], ghosts: int = 0, melds: int = 0, *, seven_pai
 
 
 def _standard_fit(counts: Sequence[int], real: int, sets: int) -> int:
+    """Real tiles that fit `sets` sets and a pair: each set slot holds a set, a partial set or one tile."""
     shapes = _combine(_combine(_suit(tuple(counts[0:9])), _suit(tuple(counts[9:18]))),
                       _combine(_suit(tuple(counts[18:27])), _honours(tuple(sorted(counts[27:34])))))
     return min(real, sets + 1 + max(2 * m + min(p_sets, sets - m) + pair for m, p_sets, pair in shapes))
@@ -127,8 +128,8 @@ def _orphans_fit(counts: Sequence[int]) -> int:
 # ---- the analysis -----------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Table:
-    """What stays fixed while tiles come and go: the rule set, the melds and flowers, both ways to win."""
+class Setting:
+    """What stays fixed while standing tiles come and go: the rule set, the melds and flowers, both ways to win."""
 
     ruleset: rules.Ruleset
     hand: Hand
@@ -157,22 +158,22 @@ class Table:
 def analyse(request: Any) -> dict[str, Any]:
     """The analysis response for an analyse request (a score request of 13 tiles, or 14 without winning_tile);
     raises ScoringError for invalid input."""
-    table = _table(request)
-    concealed = table.hand.concealed
-    answer: dict[str, Any] = {"ruleset": table.ruleset.name, "tiles": hand_size(table.hand)}
+    setting = _setting(request)
+    concealed = setting.hand.concealed
+    answer: dict[str, Any] = {"ruleset": setting.ruleset.name, "tiles": hand_size(setting.hand)}
     if answer["tiles"] == HAND_SIZE - 1:
-        return answer | _after(table, concealed)
-    answer["shanten"] = _complete_shanten(table, concealed)
+        return answer | _after(setting, concealed)
+    answer["shanten"] = _complete_shanten(setting, concealed)
     discards = []
     for code in sorted(set(concealed), key=t.sort_key):
         rest = list(concealed)
         rest.remove(code)
-        discards.append({"discard": code} | _after(table, tuple(rest)))
+        discards.append({"discard": code} | _after(setting, tuple(rest)))
     answer["discards"] = sorted(discards, key=_discard_rank)
     return answer
 
 
-def _table(request: Any) -> Table:
+def _setting(request: Any) -> Setting:
     ruleset, hand, context = parse_request(request)
     for field in WIN_ONLY_FIELDS:
         if getattr(context, field):
@@ -197,48 +198,48 @@ def _table(request: Any) -> Table:
         previous = t.SEATS[(t.SEATS.index(context.seat_wind) - 1) % 4]  # the usual feeder when none is named
         discard = replace(context, win="discard", discarder=context.discarder or previous)
         check_context(ruleset, hand, discard)
-    return Table(ruleset, hand, ghosts, self_draw, discard, tuple(t.counts(hand.all_tiles())))
+    return Setting(ruleset, hand, ghosts, self_draw, discard, tuple(t.counts(hand.all_tiles())))
 
 
-def _complete_shanten(table: Table, concealed: tuple[str, ...]) -> int:
-    found = table.shanten(concealed)
-    if found == -1 and not candidates(table.ruleset, replace(table.hand, concealed=concealed), table.ghosts):
+def _complete_shanten(setting: Setting, concealed: tuple[str, ...]) -> int:
+    found = setting.shanten(concealed)
+    if found == -1 and not candidates(setting.ruleset, replace(setting.hand, concealed=concealed), setting.ghosts):
         return 0  # complete only with a fifth copy of some tile
     return found
 
 
-def _after(table: Table, concealed: tuple[str, ...]) -> dict[str, Any]:
+def _after(setting: Setting, concealed: tuple[str, ...]) -> dict[str, Any]:
     """Shanten of 13 tiles, with their waits when ready, else the tiles that bring them nearer."""
-    found = table.shanten(concealed)
+    found = setting.shanten(concealed)
     if found == 0:
-        waits = _waits(table, concealed)
+        waits = _waits(setting, concealed)
         if waits:
             return {"shanten": 0, "waits": waits}
         found = 1  # ready only for a fifth copy: one exchange away
-    useful = [{"tile": code, "remaining": table.remaining(code)} for code in t.PLAYING_TILES
-              if table.remaining(code) and table.shanten(concealed + (code,)) < found]
+    useful = [{"tile": code, "remaining": setting.remaining(code)} for code in t.PLAYING_TILES
+              if setting.remaining(code) and setting.shanten(concealed + (code,)) < found]
     return {"shanten": found, "useful": useful}
 
 
-def _waits(table: Table, concealed: tuple[str, ...]) -> list[dict[str, Any]]:
+def _waits(setting: Setting, concealed: tuple[str, ...]) -> list[dict[str, Any]]:
     waits = []
     for code in t.PLAYING_TILES:
         drawn = concealed + (code,)
         # none left to draw (a ghost stands for any tile but is a tile itself); a lower bound: no win without it
-        if not table.remaining(code) or table.shanten(drawn) > -1:
+        if not setting.remaining(code) or setting.shanten(drawn) > -1:
             continue
-        hand = replace(table.hand, concealed=drawn, winning_tile=code)
-        if candidates(table.ruleset, hand, table.ghosts):
-            waits.append({"tile": code, "remaining": table.remaining(code),
-                          "self_draw": _value(table, hand, table.self_draw),
-                          "discard": table.discard and _value(table, hand, table.discard)})
+        hand = replace(setting.hand, concealed=drawn, winning_tile=code)
+        if candidates(setting.ruleset, hand, setting.ghosts):
+            waits.append({"tile": code, "remaining": setting.remaining(code),
+                          "self_draw": _value(setting, hand, setting.self_draw),
+                          "discard": setting.discard and _value(setting, hand, setting.discard)})
     return waits
 
 
-def _value(table: Table, hand: Hand, context: WinContext) -> dict[str, Any] | None:
+def _value(setting: Setting, hand: Hand, context: WinContext) -> dict[str, Any] | None:
     """Fan and points of the win, from the scorer; None where it is below the rule set's minimum fan."""
     try:
-        _, evaluation = win_value(table.ruleset, hand, context, table.ghosts)
+        _, evaluation = win_value(setting.ruleset, hand, context, setting.ghosts)
     except ScoringError as error:
         if error.code == "below_minimum_fan":
             return None
