@@ -1,113 +1,233 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
-import { call } from "./api.js";
+import { call, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, setStatus } from "./dom.js";
-import { contextRequest, renderRulesetFields, scoreRequest, wireForm } from "./form.js";
+import {
+  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
+} from "./form.js";
 import { scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
+import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
+import { preparePhoto } from "./photo.js";
 import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
-import { renderResult, renderResultError } from "./result.js";
-import { LOW_CONFIDENCE, clearHand, loadRecognition, newMeld, placedIds, state } from "./state.js";
+import { clearResult, renderFlowerChoice, renderResult, renderResultError } from "./result.js";
+import {
+  LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, undoClear,
+} from "./state.js";
+import { setVocabulary } from "./tiles.js";
 import { updateWaits, wireWaits } from "./waits.js";
 
+let rulesets = [];
+let lastResult = null; // the result on screen, redrawn when the language changes
+let photoToken = 0; // the photo being read; an answer about an older one is dropped
+let photoUrl = null;
+
 const handActions = {
-  onTile: (id) => openPicker(id, render),
-  onAdd: (group) => openPalette(group, render),
-  onChange: render,
+  onTile: (id) => openPicker(id, changed),
+  onAdd: (group) => openPalette(group, changed),
+  onChange: changed,
 };
 
 function render() {
-  renderHand(handActions);
   renderBoxes();
+  renderHand(handActions, rulesetSummary(rulesets)?.options);
+  const ready = state.recognition !== null && !document.body.classList.contains("busy");
+  $("save-button").disabled = !ready;
   updateWaits();
 }
 
-function showRecognition(recognition) {
-  loadRecognition(state, recognition);
-  $("photo-image").src = `/v1/recognitions/${recognition.id}/image`;
-  $("photo").hidden = false;
-  $("save-button").disabled = false;
-  history.replaceState(null, "", `#${recognition.id}`);
+/** The hand, the context or the rule set changed: the result on screen no longer answers it. */
+function changed() {
+  lastResult = null;
+  clearResult();
+  scoredHand(null);
+  render();
 }
 
-async function upload(file) {
-  const status = $("photo-status");
-  setStatus(status, "Reading the tiles…");
-  document.body.classList.add("busy");
-  $("photo-image").src = URL.createObjectURL(file);
+function setBusy(busy) {
+  document.body.classList.toggle("busy", busy);
+  for (const id of ["photo-button", "score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
+  $("hand-section").inert = busy;
+  $("photo-progress").hidden = !busy;
+  if (busy) $("photo-progress").removeAttribute("value");
+}
+
+function showPhoto(src) {
+  $("photo-image").src = src;
   $("photo").hidden = false;
-  $("boxes").replaceChildren();
-  const form = new FormData();
-  form.append("photo", file);
+}
+
+async function readPhoto(file) {
+  const token = ++photoToken;
+  resetPhoto(state); // one state per photo: nothing of the previous one can be scored or saved
+  history.replaceState(null, "", location.pathname);
+  setStatus($("save-status"), "");
+  setStatus($("hand-status"), "");
+  changed();
+  setBusy(true);
+  const status = $("photo-status");
   try {
-    const recognition = await call("POST", "/v1/recognitions", form);
-    showRecognition(recognition);
+    setStatus(status, t("preparing"));
+    const photo = await preparePhoto(file);
+    if (photoUrl) URL.revokeObjectURL(photoUrl);
+    photoUrl = URL.createObjectURL(photo);
+    showPhoto(photoUrl); // the local copy at once; the boxes come with the answer
+    const form = new FormData();
+    form.append("photo", photo);
+    const recognition = await upload("/v1/recognitions", form, (fraction) => {
+      if (token !== photoToken) return;
+      $("photo-progress").value = fraction;
+      setStatus(status, fraction < 1 ? t("uploading", { p: Math.round(100 * fraction) }) : t("reading"));
+    });
+    if (token !== photoToken) return;
+    loadRecognition(state, recognition);
+    history.replaceState(null, "", `#${recognition.id}`);
     const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
-    setStatus(status, `Read ${recognition.tiles.length} tiles${low ? `, ${low} uncertain` : ""}.`);
-    setStatus($("save-status"), "");
-    render();
+    setStatus(status, low ? t("read_uncertain", { n: recognition.tiles.length, low }) : t("read", { n: recognition.tiles.length }));
   } catch (error) {
-    setStatus(status, `Could not read the photo: ${error.message}`, true);
+    if (token !== photoToken) return;
+    $("photo").hidden = true;
+    setStatus(status, t("read_failed", { error: errorText(error) }), true);
   } finally {
-    document.body.classList.remove("busy");
-    $("photo-input").value = ""; // the same photo may be chosen again
+    if (token === photoToken) {
+      setBusy(false);
+      $("photo-input").value = ""; // the same photo may be chosen again
+      render();
+    }
   }
 }
 
-async function score() {
-  const request = scoreRequest(handRequest(state));
+async function score(options = {}) {
+  const hand = handRequest(state, options);
+  if (!hand.winning_tile) { // the scorer would name the empty field; the player needs to know what to do
+    renderResultError(errorText({ errors: [{ code: "winning_tile_missing" }] }));
+    return;
+  }
+  const ruleset = rulesetSummary(rulesets);
+  if (hand.flowers && ruleset && !ruleset.options.flowers) {
+    const withFlowers = rulesets.find((summary) => summary.options.flowers);
+    renderFlowerChoice(ruleset, withFlowers, {
+      leaveOut: () => score({ withFlowers: false }),
+      switchTo: (name) => { $("ruleset").value = name; renderRulesetFields(rulesets); changed(); score(); },
+    });
+    return;
+  }
+  const request = { ...scoringChoices(), hand };
   try {
-    renderResult(await call("POST", "/v1/score", request));
+    lastResult = await call("POST", "/v1/score", request);
+    renderResult(lastResult, $("seat_wind").value);
     scoredHand(request, state.recognition?.id);
   } catch (error) {
-    renderResultError(error.message);
+    renderResultError(errorText(error));
     scoredHand(null);
   }
 }
 
 async function save() {
   const status = $("save-status");
+  const warning = saveWarning(state);
+  if (warning && !window.confirm(t(warning.key, warning))) {
+    setStatus(status, t("save_cancelled"));
+    return;
+  }
   try {
-    const saved = await call("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, confirmationRequest(state));
-    const unboxed = placedIds(state).size - saved.tiles.length;
-    setStatus(status, `Saved ✓ ${saved.tiles.length} labelled tiles (${new Date(saved.confirmed_at).toLocaleTimeString()})` +
-      (unboxed ? `; ${unboxed} without a box on the photo — mark them so the example teaches the model every tile.` : "."));
+    const body = confirmationRequest(state, scoringChoices());
+    const saved = await call("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body);
+    state.recognition.confirmation = saved;
+    const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
+    setStatus(status, [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
+      unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
   } catch (error) {
-    setStatus(status, `Not saved: ${error.message}`, true);
+    setStatus(status, t("not_saved", { error: errorText(error) }), true);
   }
 }
 
-async function start() {
-  wireForm();
-  $("photo-input").addEventListener("change", (event) => event.target.files[0] && upload(event.target.files[0]));
-  $("score-button").addEventListener("click", score);
-  $("save-button").addEventListener("click", save);
-  $("new-meld").addEventListener("click", () => { newMeld(state); render(); });
-  $("clear-hand").addEventListener("click", () => { clearHand(state); render(); });
-  $("ruleset").addEventListener("change", () => renderRulesetFields(state.rulesets));
-  wireBoxes({ onClick: handActions.onTile, onDrawn: render });
+/** A box was drawn for tile `id`: the server names what is in it. A tile drawn to be added takes that name;
+ *  one whose code the player chose keeps it, with the server's reading offered in the picker. */
+async function nameDrawnTile(id) {
+  const tile = state.tiles.get(id);
   render();
+  if (!tile?.box) {
+    if (tile?.pending) deleteTile(state, id);
+    setStatus($("photo-status"), t("no_box"));
+    render();
+    return;
+  }
   try {
-    state.rulesets = await call("GET", "/v1/rulesets");
-    $("ruleset").replaceChildren(...state.rulesets.map((ruleset) => new Option(`${ruleset.zh ?? ""} ${ruleset.name}`, ruleset.name)));
-    renderRulesetFields(state.rulesets);
+    const named = await call("POST", `/v1/recognitions/${state.recognition.id}/classify`, { box: tile.box.map((v) => Math.round(v * 10) / 10) });
+    if (tile.pending) Object.assign(tile, { code: named.code, confidence: named.confidence, alternatives: named.alternatives, edited: false });
+    else tile.alternatives = [{ code: named.code, p: named.confidence }, ...named.alternatives].filter((choice) => choice.code !== tile.code);
+    delete tile.pending;
+    pickWinning(state);
+    setStatus($("photo-status"), t("looks_like", { tile: named.code, p: Math.round(100 * named.confidence) }));
   } catch (error) {
-    setStatus($("photo-status"), `Could not load the rule sets: ${error.message}`, true);
+    setStatus($("photo-status"), t("naming_failed", { error: errorText(error) }), true);
   }
-  wireGame({ stake: () => contextRequest().stake });
-  wireWaits(() => scoreRequest(handRequest(state)));
-  const id = location.hash.slice(1);
-  if (/^[0-9a-f]{32}$/.test(id)) {
-    try {
-      showRecognition(await call("GET", `/v1/recognitions/${id}`));
-      if (state.recognition.confirmation) setStatus($("save-status"), "This photo was saved before; saving again replaces it.");
-      render();
-    } catch (error) {
-      setStatus($("photo-status"), error.message, true);
+  changed();
+}
+
+function renderLanguage() {
+  translatePage(document);
+  $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
+  renderSeats();
+  renderRulesetFields(rulesets);
+  render();
+  if (lastResult) renderResult(lastResult, $("seat_wind").value);
+}
+
+async function switchLanguage() {
+  const ruleset = $("ruleset").value;
+  setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
+  localStorage.setItem("fanshot-language", currentLanguage());
+  renderLanguage();
+  $("ruleset").value = ruleset;
+}
+
+async function restore(id) {
+  try {
+    const recognition = await call("GET", `/v1/recognitions/${id}`);
+    loadRecognition(state, recognition);
+    showPhoto(`/v1/recognitions/${id}/image`);
+    const saved = recognition.confirmation;
+    if (saved) {
+      restoreChoices(saved, rulesets);
+      const restored = t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
+      setStatus($("photo-status"), restored);
+      setStatus($("save-status"), restored);
     }
+  } catch (error) {
+    setStatus($("photo-status"), errorText(error), true);
   }
+  render();
+}
+
+async function start() {
+  setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh" : "en"));
+  try {
+    [rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
+  } catch (error) {
+    setStatus($("photo-status"), t("rulesets_failed", { error: errorText(error) }), true);
+  }
+  wireForm(changed);
+  renderLanguage();
+  $("language").addEventListener("click", switchLanguage);
+  $("photo-button").addEventListener("click", () => $("photo-input").click());
+  $("photo-input").addEventListener("change", (event) => event.target.files[0] && readPhoto(event.target.files[0]));
+  $("score-button").addEventListener("click", () => score());
+  $("save-button").addEventListener("click", save);
+  $("new-meld").addEventListener("click", () => { newMeld(state); changed(); });
+  $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), t("cleared")); changed(); });
+  $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
+  $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
+  wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
+  wireGame({ stake: () => contextRequest().stake });
+  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));
+  const id = location.hash.slice(1);
+  if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
+  render();
+  document.body.dataset.ready = "true"; // for tests: the page is wired
 }
 
 start();

@@ -1,8 +1,9 @@
 // Ready-hand analysis on the page (POST /v1/analyse): for 13 tiles (a kong counts as 3), the tiles that complete
 // the hand and what each win is worth, or the tiles that help; for 14 tiles that do not win yet, every discard,
-// best first. It follows the hand and the form as they change; the answer to an older hand is dropped.
+// best first. It follows the page's redraws (hand, form, rule set); the answer to an older hand is dropped.
 import { call } from "./api.js";
 import { $ } from "./dom.js";
+import { errorText } from "./i18n.js";
 import { tileFace } from "./tiles.js";
 
 const HAND_SIZE = 14;
@@ -137,13 +138,11 @@ export async function updateWaits() {
   } catch (error) {
     if (token !== asked) return;
     section().hidden = false;
-    $("waits").replaceChildren(line(error.message, "status error"));
+    $("waits").replaceChildren(line(errorText(error), "status error"));
   }
 }
 
-/** `request()` gives the page's score request; the analysis follows the form as well as the hand. */
+/** `request()` gives the page's score request; updateWaits() runs whenever the page redraws the hand. */
 export function wireWaits(request) {
   currentRequest = request;
-  for (const id of ["ruleset", "context-section"]) $(id).addEventListener("change", updateWaits);
-  updateWaits();
 }

@@ -37,7 +37,8 @@ def fake_recognize(image: np.ndarray) -> dict[str, Any]:
                     round(height * 0.6, 1)],
             "code": code,
             "confidence": 0.41 if uncertain else 0.97,
-            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}] if uncertain else [],
+            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}, {"code": "9s", "p": 0.001}]
+            if uncertain else [],
         })
     return {
         "image": {"width": width, "height": height},

@@ -5,7 +5,7 @@ Set-up as in test_browser.py: the deterministic fake recognizer, a real server, 
 import pytest
 
 from tests.api.conftest import real_photo
-from tests.api.test_browser import CHROMIUM, server, sync_api  # noqa: F401 - `server` is a fixture
+from tests.api.test_browser import CHROMIUM, serve, server, sync_api  # noqa: F401 - fixtures
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
