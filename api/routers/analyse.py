@@ -62,6 +62,9 @@ class AnalyseResponse(Shanten):
 
 @router.post("/v1/analyse", response_model=AnalyseResponse)
 def analyse(request: AnalyseRequest) -> JSONResponse:
+    """13 tiles: how far from ready (`shanten`), and when ready every winning tile with the tiles left and its fan
+    and points by self-draw and by discard, else the tiles that help. 14 tiles without `winning_tile`: every
+    discard, best first, with what it leaves. Every value is the scorer's (POST /v1/score)."""
     # A plain def: a 14-tile analysis scores every wait of every discard (milliseconds of CPU), so it runs in
     # the thread pool rather than holding the event loop. Null means "not given", as in a score request.
     body: dict[str, Any] = request.model_dump(exclude_unset=True, exclude_none=True)
