@@ -2,6 +2,7 @@
 library's HandCalculator on the same standard hands, in one process.
 
     .venv/bin/python benchmarks/scoring_bench.py [--n 10000] [--seed 1] [--runs 10] [--clock cpu|wall] [--json]
+    .venv/bin/python benchmarks/scoring_bench.py --parts [--n 3000]     # where each side's time goes
 
 The corpus (scoring.generate.corpus) rotates the four rule sets and mixes melds, honours and special hands.
 The standard hands are its jipinghu hands of 4 sets + a pair without flowers or ghosts, which the library can
@@ -36,7 +37,12 @@ from mahjong.tile import TilesConverter
 
 from scoring import decompose, score
 from scoring import tiles as t
+from scoring.evaluate import evaluate
 from scoring.generate import RULESETS, corpus
+from scoring.patterns import Situation
+from scoring.score import candidates, parse_request
+from scoring.settle import settle
+from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 BAR = 2.0
 FAIR_BAR = 1.5  # issue 13: Fanshot >= 1.5x the library when each parses the same tile strings itself
@@ -161,6 +167,44 @@ def measure(requests: list[dict], standard: list[dict], library: list[LibraryHan
     }
 
 
+def parts(standard: list[dict], runs: int, clock: Callable[[], float]) -> dict[str, float]:
+    """µs per standard hand of each part of either side, timed alone (the fastest of `runs` passes, caches cleared
+    before each): what `score()` spends where, against the library's parsing and valuation."""
+    parsed = [parse_request(r) for r in standard]
+    found = [candidates(rs, hand, ()) for rs, hand, _ in parsed]
+    situations = [(rs, Situation(a[0], hand, ctx, rs.options, (), 0))
+                  for (rs, hand, ctx), a in zip(parsed, found, strict=True)]
+    evaluations = [evaluate(rs, situation) for rs, situation in situations]
+    prebuilt = [library_hand(r) for r in standard]
+    calculator = HandCalculator()
+    jobs: dict[str, Callable[[], object]] = {
+        "fanshot score()": lambda: [score(r) for r in standard],
+        "fanshot parse_request": lambda: [parse_request(r) for r in standard],
+        "fanshot validation": lambda: [(ghost_tiles(rs, ctx), check_tiles(rs, hand, ctx), check_melds(rs, hand, ctx),
+                                        check_context(rs, hand, ctx)) for rs, hand, ctx in parsed],
+        "fanshot decomposition": lambda: [candidates(rs, hand, ()) for rs, hand, _ in parsed],
+        "fanshot situation facts": lambda: [Situation(a[0], hand, ctx, rs.options, (), 0)
+                                            for (rs, hand, ctx), a in zip(parsed, found, strict=True)],
+        "fanshot evaluation": lambda: [evaluate(rs, situation) for rs, situation in situations],
+        "fanshot settlement": lambda: [settle(rs, hand, ctx, e.points)
+                                       for (rs, hand, ctx), e in zip(parsed, evaluations, strict=True)],
+        "mahjong parsing": lambda: [library_from_strings(r) for r in standard],
+        "mahjong HandConfig": lambda: [library_config(r["context"]) for r in standard],
+        "mahjong estimate_hand_value": lambda: [calculator.estimate_hand_value(h[0], h[1], melds=h[2], config=h[3])
+                                                for h in prebuilt],
+    }
+    fastest = {}
+    for name, job in jobs.items():
+        times = []
+        for _ in range(runs):
+            clear_caches()
+            start = clock()
+            job()
+            times.append(clock() - start)
+        fastest[name] = round(1e6 * min(times) / len(standard), 1)
+    return fastest
+
+
 def _ms(values: list[float], quantile: float) -> float:
     ordered = sorted(values)
     return round(1000 * ordered[min(len(ordered) - 1, int(quantile * len(ordered)))], 3)
@@ -173,10 +217,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10, help="timed passes per scorer and mode (default 10)")
     parser.add_argument("--clock", choices=CLOCKS, default="cpu",
                         help="cpu: this process's CPU time (default; steady on a shared host), wall: elapsed time")
+    parser.add_argument("--parts", action="store_true",
+                        help="instead: µs per standard hand of each part of either side, each timed alone")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     requests = corpus(args.n, args.seed)
     standard = [r for r in requests if is_standard(r)]
+    if args.parts:
+        found = parts(standard, args.runs, CLOCKS[args.clock])
+        print(json.dumps(found, indent=2) if args.json else
+              "\n".join(f"{name:<30} {us:>7} µs" for name, us in found.items()))
+        return 0
     library = [library_hand(r) for r in standard]
     refused = [r for r, h in zip(standard, library, strict=True)
                if HandCalculator.estimate_hand_value(h[0], h[1], melds=h[2], config=h[3]).error

@@ -24,3 +24,9 @@ def test_scoring_bench_times_both_races() -> None:
 def test_analysis_bench_times_fourteen_tile_hands() -> None:
     result = run("analysis_bench.py", "--n", "12", "--clock", "wall")
     assert result["n"] == 12 and result["analyse_ms"]["median"] > 0 and result["score_ms_median"] > 0
+
+
+def test_scoring_bench_parts() -> None:
+    result = run("scoring_bench.py", "--parts", "--n", "60", "--runs", "1")
+    assert {"fanshot score()", "fanshot evaluation", "mahjong parsing", "mahjong estimate_hand_value"} <= result.keys()
+    assert all(us > 0 for us in result.values())
