@@ -17,6 +17,7 @@ import {
   LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, undoClear,
 } from "./state.js";
 import { setVocabulary } from "./tiles.js";
+import { updateWaits, wireWaits } from "./waits.js";
 
 let rulesets = [];
 let lastResult = null; // the result on screen, redrawn when the language changes
@@ -34,6 +35,7 @@ function render() {
   renderHand(handActions, rulesetSummary(rulesets)?.options);
   const ready = state.recognition !== null && !document.body.classList.contains("busy");
   $("save-button").disabled = !ready;
+  updateWaits();
 }
 
 /** The hand, the context or the rule set changed: the result on screen no longer answers it. */
@@ -225,6 +227,7 @@ async function start() {
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
   wireGame({ stake: () => contextRequest().stake });
+  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
   render();
