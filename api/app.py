@@ -28,7 +28,7 @@ from api.lifecycle import lifespan
 from api.limits import BodyLimit
 from api.metrics import Metrics, RecognitionSlots
 from api.observability import RequestContext
-from api.routers import classify, datasets, games, operations, page, recognitions, rulesets, score, tiles
+from api.routers import analyse, classify, datasets, games, operations, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -64,6 +64,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.include_router(page.router)
     app.include_router(recognitions.router)
     app.include_router(score.router)
+    app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
     app.include_router(tiles.router)
