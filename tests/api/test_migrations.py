@@ -7,11 +7,13 @@ import sqlite3
 from contextlib import closing
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 from api.app import create_app
-from api.database import SchemaOutOfDate, current_revision, head_revision, open_database
+from api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
 from fanshot.cli import main
 from tests.api.conftest import fake_load_models, fake_recognize
 
@@ -99,3 +101,12 @@ def test_serve_refuses_a_shared_database_not_yet_upgraded(tmp_path, postgres_url
     assert main(["serve", "--data-dir", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: the database schema is at revision none") and "fanshot db upgrade" in error
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_migrations_make_exactly_the_tables_the_code_defines(backend, tmp_path, request):
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}" if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    engine = open_database(url)
+    upgrade(engine)
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), metadata) == []
