@@ -1,20 +1,21 @@
-"""Confirmed photos → a YOLO dataset zip (data.yaml, images/, labels/) that `fanshot dataset` imports."""
+"""Confirmed photos → a YOLO dataset zip (data.yaml, images/, labels/) that `fanshot dataset import` reads,
+streamed: each photo is read from the image store, added, and its bytes of the zip sent before the next is
+read, so the answer starts at once and nothing but one photo is held, however many there are."""
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterable
-from pathlib import Path
+import io
+import zipfile
+from collections.abc import Iterable, Iterator
+from pathlib import PurePath
 from typing import Any
 
 from PIL import Image, ImageOps
 
 from api import store
 from api.images import ImageStore
-from datasets.classes import CLASS_INDEX
-from datasets.export import write_yolo_zip
-from datasets.yolo import Box
-from datasets.yolo import Example as YoloExample
+from datasets.classes import CLASS_INDEX, CLASSES
+from datasets.yolo import Box, format_data_yaml, format_labels
 
 EXIF_ORIENTATION = 0x0112
 
@@ -30,31 +31,50 @@ def yolo_boxes(tiles: Iterable[dict[str, Any]], width: int, height: int) -> tupl
     return tuple(boxes)
 
 
-def upright_image(path: Path, scratch: Path) -> Path:
-    """The photo in the frame its boxes use (EXIF orientation applied): `path` itself when already upright,
-    else an upright copy in `scratch`. Phones store most portrait shots rotated, flagged by EXIF only."""
-    image = Image.open(path)
+def upright_photo(photo: bytes, name: str) -> tuple[bytes, str]:
+    """The photo in the frame its boxes use (EXIF orientation applied), and its file name: itself when already
+    upright, else an upright JPEG copy. Phones store most portrait shots rotated, flagged by EXIF only."""
+    image = Image.open(io.BytesIO(photo))
     if image.getexif().get(EXIF_ORIENTATION, 1) == 1:
-        return path
-    upright = scratch / f"{path.stem}.jpg"
+        return photo, name
+    upright = io.BytesIO()
     ImageOps.exif_transpose(image).convert("RGB").save(upright, "JPEG", quality=95)
-    return upright
+    return upright.getvalue(), f"{PurePath(name).stem}.jpg"
 
 
-def labelled(example: store.Example, images: ImageStore, scratch: Path) -> YoloExample:
-    """The example with its photo fetched from the image store into `scratch`, upright, and its YOLO boxes."""
-    size = example.recognition["image"]
-    boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
-    photo = images.get(example.image_file)
-    if photo is None:
-        raise FileNotFoundError(f"the image store has no {example.image_file}")
-    fetched = scratch / "fetched" / example.image_file
-    fetched.parent.mkdir(exist_ok=True)
-    fetched.write_bytes(photo)
-    return YoloExample(upright_image(fetched, scratch), boxes)
+class Outbox(io.RawIOBase):
+    """A write-only, unseekable file whose written bytes are taken out as they come (zipfile writes a
+    streamable zip to it: sizes after each member instead of seeking back)."""
+
+    def __init__(self) -> None:
+        self._written = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:
+        self._written += data
+        return len(data)
+
+    def take(self) -> bytes:
+        taken = bytes(self._written)
+        self._written.clear()
+        return taken
 
 
-def export_yolo_zip(examples: Iterable[store.Example], images: ImageStore, out: Path) -> None:
-    with tempfile.TemporaryDirectory() as scratch:
-        write_yolo_zip(out, {"": [labelled(example, images, Path(scratch)) for example in examples]})
-
+def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> Iterator[bytes]:
+    """The zip's bytes, a photo at a time; a photo missing from the image store stops it with FileNotFoundError."""
+    outbox = Outbox()
+    with zipfile.ZipFile(outbox, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("data.yaml", format_data_yaml(CLASSES, [""]))
+        for example in examples:
+            photo = images.get(example.image_file)
+            if photo is None:
+                raise FileNotFoundError(f"the image store has no {example.image_file}")
+            photo, name = upright_photo(photo, example.image_file)
+            size = example.recognition["image"]
+            boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
+            archive.writestr(f"images/{name}", photo, zipfile.ZIP_STORED)
+            archive.writestr(f"labels/{PurePath(name).stem}.txt", format_labels(boxes))
+            yield outbox.take()
+    yield outbox.take()  # the central directory

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
 from typing import Literal
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
-from starlette.background import BackgroundTask
+from fastapi.responses import StreamingResponse
 
 from api.dependencies import StoreDep
-from api.export import export_yolo_zip
+from api.export import yolo_zip_stream
 
 router = APIRouter()
 
 
-@router.get("/v1/datasets/export", response_class=FileResponse,
+@router.get("/v1/datasets/export", response_class=StreamingResponse,
             responses={200: {"content": {"application/zip": {}}, "description": "a YOLO dataset zip"}})
-def export(store: StoreDep, format: Literal["yolo"] = "yolo") -> FileResponse:  # noqa: A002 - the documented name
-    scratch = Path(tempfile.mkdtemp(prefix="fanshot-export-"))
-    try:
-        export_yolo_zip(store.examples(), store.images, scratch / "fanshot-yolo.zip")
-    except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
-    return FileResponse(scratch / "fanshot-yolo.zip", media_type="application/zip", filename="fanshot-yolo.zip",
-                        background=BackgroundTask(shutil.rmtree, scratch, ignore_errors=True))
+def export(store: StoreDep, format: Literal["yolo"] = "yolo") -> StreamingResponse:  # noqa: A002 - the documented name
+    # Streamed as it is made, the photos read from the image store one by one (api/export.py).
+    return StreamingResponse(yolo_zip_stream(store.examples(), store.images), media_type="application/zip",
+                             headers={"Content-Disposition": 'attachment; filename="fanshot-yolo.zip"'})
