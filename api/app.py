@@ -19,7 +19,9 @@ from api.routers import datasets, page, recognitions, rulesets, score
 from api.routers.page import STATIC
 from api.store import Store
 
-MAX_BODY_BYTES = 20 * 1024 * 1024
+MAX_PHOTO_BYTES = 20 * 1024 * 1024
+# Every JSON body: a score request is ~1 KB, a confirmation of 200 tiles echoing their alternatives ~100 KB.
+MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> FastAPI:
@@ -33,7 +35,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     # and hold more decoded photos in memory, so the rest wait their turn.
     app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     app.include_router(page.router)

@@ -1,5 +1,6 @@
 import io
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -109,7 +110,13 @@ def malformed(change):
     (malformed(lambda body: body["tiles"][0].update(box=[5, 5, 1, 9])), "bad_box"),
     (malformed(lambda body: body["tiles"][0].update(box=[0, 0, 9999, 10])), "bad_box"),
     (malformed(lambda body: body["tiles"][0].pop("box")), "bad_request"),
-    (malformed(lambda body: body.pop("hand")), "bad_request"),
+    (malformed(lambda body: body["hand"].update(winning_tile="1m2m")), "bad_tile"),
+    (malformed(lambda body: body["hand"].update(melds=[{"kind": "pung", "tiles": "111s"}] * 1_000)),
+     "too_many_tiles"),
+    (malformed(lambda body: body["hand"].update(concealed="1m" * 15)), "too_many_tiles"),
+    (malformed(lambda body: body["hand"].update(concealed="11111m")), "too_many_copies"),
+    (malformed(lambda body: body["hand"].update(melds=[{"kind": "chow", "tiles": "135m"}])), "bad_meld"),
+    (malformed(lambda body: body["hand"].update(winning_tile="9p")), "winning_tile_missing"),
     (malformed(lambda body: body["hand"].update(concealed="123x")), "bad_tile"),
     (malformed(lambda body: body["hand"].update(extra=1)), "bad_request"),
     (lambda recognition: [1, 2, 3], "bad_request"),
@@ -118,6 +125,62 @@ def test_malformed_confirmations_are_422(client, recognition, make, code):
     response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=make(recognition))
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["code"] == code
+
+
+@pytest.mark.parametrize("hand", [None, {"concealed": "123m45p", "melds": [{"kind": "pung", "tiles": "777z"}]},
+                                  {"concealed": ""}])
+def test_a_confirmation_may_have_no_hand_or_a_draft_one(client, recognition, hand):
+    body = {**confirmation_of(recognition), "hand": hand}
+    body["tiles"][0]["code"] = "back"
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json().get("hand") == hand and response.json()["tiles"][0]["code"] == "back"
+
+
+def test_an_oversized_confirmation_is_refused_before_it_is_read(client, recognition):
+    body = {**confirmation_of(recognition), "hand": {"concealed": "1m" * 9_000_000}}
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 413 and response.json()["errors"][0]["code"] == "too_large"
+    assert client.get(f"/v1/recognitions/{recognition['id']}").json()["confirmation"] is None
+
+
+def test_if_match_guards_against_lost_updates(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    read = client.get(url).headers["etag"]
+    first = client.put(f"{url}/confirmation", json=confirmation_of(recognition), headers={"If-Match": read})
+    assert first.status_code == 200 and first.headers["etag"] != read
+    assert client.get(url).headers["etag"] == first.headers["etag"]
+    stale = client.put(f"{url}/confirmation", json={**confirmation_of(recognition), "hand": None},
+                       headers={"If-Match": read})
+    assert stale.status_code == 412 and stale.json()["errors"][0]["code"] == "precondition_failed"
+    assert stale.headers["etag"] == first.headers["etag"]
+    assert client.get(url).json()["confirmation"] == first.json()
+    again = client.put(f"{url}/confirmation", json=confirmation_of(recognition),
+                       headers={"If-Match": first.headers["etag"]})
+    assert again.status_code == 200 and again.json()["confirmed_at"] >= first.json()["confirmed_at"]
+
+
+def test_concurrent_confirmations_with_one_etag_store_exactly_one(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    read = client.get(url).headers["etag"]
+
+    def confirm(index: int) -> int:
+        body = confirmation_of(recognition)
+        body["tiles"][0]["code"] = DETECTOR_CLASSES[index]
+        return client.put(f"{url}/confirmation", json=body, headers={"If-Match": read}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(confirm, range(16)))
+    assert sorted(statuses) == [200] + [412] * 15
+
+
+def test_confirmations_are_stamped_in_the_order_they_are_stored(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: client.put(f"{url}/confirmation", json=confirmation_of(recognition)),
+                                range(16)))
+    latest = max(answer.json()["confirmed_at"] for answer in answers)
+    assert client.get(url).json()["confirmation"]["confirmed_at"] == latest
 
 
 def test_export_is_a_yolo_dataset_of_confirmed_photos(client, recognition):
