@@ -52,7 +52,7 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
             raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
                            f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
     if confirmation.hand is not None:
-        check_draft(parse_hand(without_nulls(confirmation.hand)))
+        check_draft(parse_hand(without_nulls(confirmation.hand), draft=True))
 
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,

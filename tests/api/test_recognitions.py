@@ -128,7 +128,9 @@ def test_malformed_confirmations_are_422(client, recognition, make, code):
 
 
 @pytest.mark.parametrize("hand", [None, {"concealed": "123m45p", "melds": [{"kind": "pung", "tiles": "777z"}]},
-                                  {"concealed": ""}])
+                                  {"concealed": "", "winning_tile": ""},
+                                  {"concealed": "11z", "melds": [{"kind": "kong", "tiles": "", "concealed": True},
+                                                                 {"kind": "pung", "tiles": "55s"}]}])
 def test_a_confirmation_may_have_no_hand_or_a_draft_one(client, recognition, hand):
     body = {**confirmation_of(recognition), "hand": hand}
     body["tiles"][0]["code"] = "back"
