@@ -17,6 +17,7 @@ from api.errors import error_responses, install_error_handlers
 from api.limits import BodyLimit
 from api.routers import datasets, page, recognitions, rulesets, score
 from api.routers.page import STATIC
+from api.security import Guard, Security
 from api.store import Store
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
@@ -24,7 +25,10 @@ MAX_PHOTO_BYTES = 20 * 1024 * 1024
 MAX_BODY_BYTES = 256 * 1024
 
 
-def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> FastAPI:
+def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
+               security: Security | None = None) -> FastAPI:
+    """The app on `data_dir`; `security`: the names it answers to and its access token (default: this machine's
+    names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -36,6 +40,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer) -> F
     app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
+    app.add_middleware(Guard, security=security or Security())  # added last: the outermost, first to run
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     app.include_router(page.router)

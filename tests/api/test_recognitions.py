@@ -3,14 +3,13 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
 from datasets.importer import read_dataset
 from datasets.yolo import parse_data_yaml, parse_labels
 from scoring.tiles import DETECTOR_CLASSES
-from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg
+from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
 from tests.vision.test_image import png_header_only
 
 WINNING_HAND = {"concealed": "123m456p789s11122z", "winning_tile": "2z"}
@@ -226,7 +225,7 @@ def test_unknown_export_format_is_422(client):
 def test_errors_never_leak_internals(tmp_path):
     def broken(image):
         raise RuntimeError("secret detail in /srv/fanshot/vision.py")
-    client = TestClient(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
+    client = local_client(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 500
     assert response.json() == {"errors": [{"code": "internal", "message": response.json()["errors"][0]["message"]}]}
@@ -236,7 +235,7 @@ def test_errors_never_leak_internals(tmp_path):
 def test_missing_recognizer_is_503(tmp_path):
     def absent(image):
         raise ModuleNotFoundError("No module named 'vision.recognize'")
-    client = TestClient(create_app(tmp_path, recognize=absent))
+    client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 503 and response.json()["errors"][0]["code"] == "model_unavailable"
 
