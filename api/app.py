@@ -4,8 +4,6 @@ routes through api/dependencies.py), middleware, error handlers (api/errors.py) 
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -19,6 +17,7 @@ from api.routers import datasets, page, recognitions, rulesets, score
 from api.routers.page import STATIC
 from api.security import Guard, Security
 from api.store import Store
+from api.work import RecognitionPool
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # Every JSON body: a score request is ~1 KB, a confirmation of 200 tiles echoing their alternatives ~100 KB.
@@ -35,9 +34,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
                   responses=error_responses(422, 500))
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
-    # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
-    # and hold more decoded photos in memory, so the rest wait their turn.
-    app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
+    app.state.recognition_pool = RecognitionPool()
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.add_middleware(Guard, security=security or Security())  # added last: the outermost, first to run

@@ -1,9 +1,8 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer and the slots recognitions wait for."""
+the store, the tile recognizer and the pool recognitions run in."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -11,6 +10,7 @@ import numpy as np
 from fastapi import Depends, Request
 
 from api.store import Store
+from api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
 
@@ -30,10 +30,10 @@ def recognizer(request: Request) -> Recognizer:
     return request.app.state.recognize
 
 
-def recognition_slots(request: Request) -> threading.BoundedSemaphore:
-    return request.app.state.recognition_slots
+def recognition_pool(request: Request) -> RecognitionPool:
+    return request.app.state.recognition_pool
 
 
 StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
-RecognitionSlotsDep = Annotated[threading.BoundedSemaphore, Depends(recognition_slots)]
+RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]

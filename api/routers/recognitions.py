@@ -6,11 +6,12 @@ import io
 import logging
 from typing import Annotated, Any
 
+import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from PIL import Image
 
-from api.dependencies import RecognitionSlotsDep, RecognizerDep, StoreDep
+from api.dependencies import RecognitionPoolDep, RecognizerDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
 from api.models import Confirmation, Recognition, StoredConfirmation
 from api.routers.score import without_nulls
@@ -35,11 +36,18 @@ def found(value: Any, recognition_id: str) -> Any:
     return value
 
 
-def media_type(photo: bytes) -> tuple[str, str]:
-    """MIME type and file suffix of a photo load_photo has accepted."""
-    image = Image.open(io.BytesIO(photo))
-    suffix = {"JPEG": ".jpg", "TIFF": ".tif"}.get(image.format or "", f".{(image.format or 'bin').lower()}")
-    return image.get_format_mimetype() or "application/octet-stream", suffix
+def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
+    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded; any other format
+    (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised (upright, the size the boxes refer to), so
+    that every stored photo is one every dataset tool reads."""
+    kind = Image.open(io.BytesIO(data)).format
+    if kind in ("JPEG", "MPO"):  # an MPO is a JPEG with more pictures appended, which JPEG readers skip
+        return data, "image/jpeg", ".jpg"
+    if kind == "PNG":
+        return data, "image/png", ".png"
+    converted = io.BytesIO()
+    Image.fromarray(pixels).save(converted, "JPEG", quality=95)
+    return converted.getvalue(), "image/jpeg", ".jpg"
 
 
 def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> None:
@@ -57,18 +65,21 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep,
-                       slots: RecognitionSlotsDep) -> JSONResponse:
-    data = photo.file.read()
-    with slots:
-        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep,
+                             pool: RecognitionPoolDep) -> JSONResponse:
+    def read() -> dict[str, Any]:
+        # In the pool: a waiting upload holds its spooled file, not its bytes or pixels.
+        data = photo.file.read()
+        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
         try:
             result = recognize(pixels)
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
                 from missing
-    stored = store.add_recognition(result, data, *media_type(data))
+        return store.add_recognition(result, *stored_photo(data, pixels))
+
+    stored = await pool.run(read)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 

@@ -264,3 +264,61 @@ def test_recognised_tiles_can_be_echoed_back_as_the_confirmation(client, recogni
                           json={"tiles": tiles, "hand": WINNING_HAND})
     assert response.status_code == 200, response.text
     assert response.json()["tiles"][MISREAD] == {"code": "3m", "box": recognition["tiles"][MISREAD]["box"]}
+
+
+def photo_bytes(format: str, colour: tuple[int, int, int] = (20, 120, 60), **params) -> bytes:  # noqa: A002
+    buffer = io.BytesIO()
+    Image.new("RGB", (640, 480), colour).save(buffer, format, **params)
+    return buffer.getvalue()
+
+
+def confirmed_upload(client, data: bytes, name: str = "hand.jpg") -> dict:
+    created = client.post("/v1/recognitions", files={"photo": (name, data)})
+    assert created.status_code == 201, created.text
+    created = created.json()
+    assert client.put(f"/v1/recognitions/{created['id']}/confirmation",
+                      json=confirmation_of(created)).status_code == 200
+    return created
+
+
+def exported(client) -> zipfile.ZipFile:
+    response = client.get("/v1/datasets/export?format=yolo")
+    assert response.status_code == 200
+    return zipfile.ZipFile(io.BytesIO(response.content))
+
+
+@pytest.mark.parametrize(("format", "params", "suffix"), [
+    ("GIF", {}, ".jpg"), ("TIFF", {}, ".jpg"), ("WEBP", {}, ".jpg"), ("BMP", {}, ".jpg"),
+    ("HEIF", {"quality": 90}, ".jpg"), ("MPO", {"save_all": True}, ".jpg"), ("PNG", {}, ".png"),
+    ("JPEG", {}, ".jpg"),
+])
+def test_every_photo_is_stored_and_exported_as_jpeg_or_png(client, tmp_path, format, params, suffix):  # noqa: A002
+    created = confirmed_upload(client, photo_bytes(format, **params))
+    image = client.get(f"/v1/recognitions/{created['id']}/image")
+    assert image.headers["content-type"] == {".jpg": "image/jpeg", ".png": "image/png"}[suffix]
+    assert Image.open(io.BytesIO(image.content)).size == (640, 480)
+    exported(client).extractall(tmp_path / "export")
+    [example] = read_dataset(tmp_path / "export")[""]
+    assert example.image.name == f"{created['id']}{suffix}" and len(example.boxes) == len(READ_CODES)
+
+
+def test_a_photo_uploaded_three_times_is_exported_once_with_its_latest_confirmation(client):
+    first, second, third = (confirmed_upload(client, jpeg()) for _ in range(3))
+    latest = confirmation_of(third)
+    latest["tiles"] = latest["tiles"][:5]
+    assert client.put(f"/v1/recognitions/{second['id']}/confirmation", json=latest).status_code == 200
+    archive = exported(client)
+    assert sorted(archive.namelist()) == ["data.yaml", f"images/{second['id']}.jpg", f"labels/{second['id']}.txt"]
+    assert len(archive.read(f"labels/{second['id']}.txt").decode().splitlines()) == 5
+
+
+def test_export_splits_train_and_val_by_photo(client, tmp_path):
+    ids = [confirmed_upload(client, photo_bytes("JPEG", (index * 20, 90, 200)))["id"] for index in range(12)]
+    archive = exported(client)
+    data = parse_data_yaml(archive.read("data.yaml").decode(), "data.yaml")
+    assert (data["train"], data["val"]) == ("train/images", "val/images")
+    archive.extractall(tmp_path / "export")
+    splits = read_dataset(tmp_path / "export")
+    train, val = ({example.image.stem for example in splits[split]} for split in ("train", "val"))
+    assert val and train and not train & val and train | val == set(ids)
+    assert exported(client).namelist() == archive.namelist()  # the same photos in the same splits every time
