@@ -6,6 +6,8 @@ import argparse
 import json
 import os
 import signal
+import threading
+import time
 from pathlib import Path
 
 # Worker processes build their own app (uvicorn imports the factory in each), so the settings reach them through
@@ -13,6 +15,8 @@ from pathlib import Path
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 ALLOWED_HOSTS_VARIABLE = "FANSHOT_ALLOWED_HOSTS"
 TOKEN_VARIABLE = "FANSHOT_TOKEN"
+SUPERVISOR_VARIABLE = "FANSHOT_SUPERVISOR_PID"
+PARENT_CHECK_S = 0.5
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -22,6 +26,7 @@ def serve(args: argparse.Namespace) -> int:
     # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps(args.allowed_host or [])
     if args.token:
         os.environ[TOKEN_VARIABLE] = args.token
@@ -30,10 +35,26 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def follow_the_supervisor() -> None:
+    """In a worker process (--workers 2 and more): stop when the process that started it is gone, even killed
+    with SIGKILL, which it cannot pass on; orphaned workers would go on serving and hold the port."""
+    supervisor = int(os.environ.get(SUPERVISOR_VARIABLE, os.getpid()))
+    if supervisor == os.getpid():  # one process: it is the server itself
+        return
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(PARENT_CHECK_S)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's own graceful shutdown
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
+
+
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from api.app import create_app
     from api.security import Security
 
+    follow_the_supervisor()
     security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
                                    os.environ.get(TOKEN_VARIABLE))
     return create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security)
