@@ -40,9 +40,9 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.add_middleware(Guard, security=security or Security())  # added last: the outermost, first to run
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
+    app.include_router(score.router)  # first: the busiest route is matched first
     app.include_router(page.router)
     app.include_router(recognitions.router)
-    app.include_router(score.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
     return app

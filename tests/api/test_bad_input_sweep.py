@@ -76,7 +76,8 @@ def confirmation_cases(recognition_id: str):
     tile = {"code": "1m", "box": [1, 1, 10, 10]}
     bodies = [None, [], {}, {"tiles": None}, {"tiles": [None]}, {"tiles": [{"code": "1m"}]},
               {"tiles": [{**tile, "code": "10m"}]}, {"tiles": [{**tile, "box": [1, 2]}]},
-              {"tiles": [{**tile, "box": ["a", 1, 2, 3]}]}, {"tiles": [{**tile, "box": [-1, 1, 2, 3]}]}, {"tiles": [tile] * 201},
+              {"tiles": [{**tile, "box": ["a", 1, 2, 3]}]}, {"tiles": [{**tile, "box": [-1, 1, 2, 3]}]},
+              {"tiles": [tile] * 201},
               {"tiles": [tile], "hand": "123m"}, {"tiles": [tile], "hand": []},
               {"tiles": [tile], "hand": {"concealed": 5}}, {"tiles": [tile], "hand": {"melds": "x"}},
               {"tiles": [tile], "hand": {"concealed": "1m", "melds": [{"kind": "pung", "tiles": "1111111m"}]}},
