@@ -9,11 +9,13 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.dependencies import Recognizer, model_recognizer
+from api.dependencies import Recognizer, TileNamer, model_recognizer, model_tile_namer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
+from api.game_events import LocalGameEvents
+from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
-from api.routers import datasets, page, recognitions, rulesets, score
+from api.routers import classify, datasets, games, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.security import Guard, Security
 from api.store import Store
@@ -25,7 +27,7 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
-               security: Security | None = None) -> FastAPI:
+               name_tile: TileNamer = model_tile_namer, security: Security | None = None) -> FastAPI:
     """The app on `data_dir`; `security`: the names it answers to and its access token (default: this machine's
     names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
@@ -35,6 +37,8 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
     app.state.recognition_pool = RecognitionPool()
+    app.state.name_tile = name_tile
+    app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.add_middleware(Guard, security=security or Security())  # added last: the outermost, first to run
@@ -45,4 +49,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.include_router(recognitions.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
+    app.include_router(tiles.router)
+    app.include_router(classify.router)
+    app.include_router(games.router)
     return app

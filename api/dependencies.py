@@ -9,10 +9,13 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import Depends, Request
 
+from api.game_events import GameEvents
+from api.game_store import GameStore
 from api.store import Store
 from api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
+TileNamer = Callable[[np.ndarray, list[float]], dict[str, Any]]  # photo, box → {code, confidence, alternatives}
 
 
 def model_recognizer(image: np.ndarray) -> dict[str, Any]:
@@ -20,6 +23,12 @@ def model_recognizer(image: np.ndarray) -> dict[str, Any]:
     from vision.recognize import recognize
 
     return recognize(image)
+
+
+def model_tile_namer(image: np.ndarray, box: list[float]) -> dict[str, Any]:
+    from vision.recognize import name_tile
+
+    return name_tile(image, box)
 
 
 def store(request: Request) -> Store:
@@ -34,6 +43,23 @@ def recognition_pool(request: Request) -> RecognitionPool:
     return request.app.state.recognition_pool
 
 
+def tile_namer(request: Request) -> TileNamer:
+    return request.app.state.name_tile
+
+
 StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
 RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
+TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
+
+
+def games(request: Request) -> GameStore:
+    return request.app.state.games
+
+
+def game_events(request: Request) -> GameEvents:
+    return request.app.state.game_events
+
+
+GamesDep = Annotated[GameStore, Depends(games)]
+GameEventsDep = Annotated[GameEvents, Depends(game_events)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model, model_validator
 
 from scoring.hand import MAX_STAKE, MELD_KINDS, SPECIAL_WINS, WIN_TYPES
 from scoring.rules import CAP_RELATIVE, MAX_FAN, OPTIONS
@@ -36,6 +36,10 @@ def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
     return resolve(schema)
 
 
+def nullable(model: type[BaseModel]) -> dict[str, Any]:
+    return {"anyOf": [inline_schema(model), {"type": "null"}]}
+
+
 class ErrorItem(BaseModel):
     code: str
     message: str
@@ -47,6 +51,7 @@ class ErrorResponse(BaseModel):
 
 # The score request is checked by one validator, the scorer's parser (scoring.hand, scoring.rules): these models
 # only describe it for the OpenAPI schema, built from the parser's own constants, and never validate a request.
+
 def option_type(kind: type, allowed: range | tuple[str, ...] | None) -> Any:
     if isinstance(allowed, range):
         return Annotated[int, Field(ge=allowed.start, le=allowed.stop - 1)]
@@ -105,11 +110,32 @@ class ScoreRequest(Strict):
     context: Context | None = None
 
 
+# A score request, or a part of one, in a body: documented by its model, checked by the scorer's parser alone.
+ScoreRequestJSON = Annotated[Any, WithJsonSchema(inline_schema(ScoreRequest))]
+StakeJSON = Annotated[Any, WithJsonSchema(nullable(Stake))]
+
+
+def scorer_input(value: Any) -> Any:
+    """A JSON object's null members dropped, at every depth: over HTTP, null means "not given"."""
+    if isinstance(value, dict):
+        return {key: scorer_input(item) for key, item in value.items() if item is not None}
+    return value
+
+
 class Fan(BaseModel):
     id: str
     zh: str
     en: str
     fan: Number
+    kind: str = Field(description="the rule-set table it comes from: hands, extras, specials, bonuses, floors, "
+                      "fixed_points")
+
+
+class PerPayerParts(BaseModel):
+    hand: Number = Field(description="the hand: points x unit (qianggang: x the chicken stake)")
+    horses: Number = Field(description="the hand once more for each horse on the winner")
+    flowers: Number = Field(description="qianggang: the flower stake per flower")
+    kongs: Number = Field(description="qianggang: the kong stake per kong of the winner")
 
 
 class ScoreResponse(BaseModel):
@@ -120,7 +146,10 @@ class ScoreResponse(BaseModel):
     fan_total: Number
     capped: bool
     limit: bool
-    points: Number
+    points: Number = Field(description="the hand's value in points, 2^fan_total (or a fixed value such as 满鬼)")
+    stake: dict[str, Number] = Field(description="unit and fee in force; qianggang adds flower, kong and chicken")
+    per_payer: Number = Field(description="what each paying player owes the winner: the sum of per_payer_parts")
+    per_payer_parts: PerPayerParts
     payments: dict[str, Number] = Field(description="seat code → signed amount; sums to zero")
     decomposition: Any
     warnings: list[Any]
@@ -148,13 +177,49 @@ class LabelledTile(BaseModel):
     box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
 
 
+class PlacedMeld(BaseModel):
+    kind: Literal["chow", "pung", "kong"]
+    tiles: list[int] = Field(description="indices into the tiles")
+    concealed: bool | None = None
+    added: bool | None = None
+    fed_by: str | None = None
+    face: TileCode | None = Field(None, description="a concealed kong shown as four backs: the tile it is of")
+
+
+class HandTiles(BaseModel):
+    """Which tiles make up the hand, by index into the tiles listed beside it; `loose`: tiles in the photo
+    that are not part of the hand."""
+
+    concealed: list[int] = []
+    melds: list[PlacedMeld] = []
+    flowers: list[int] = []
+    loose: list[int] = []
+
+    def indices(self) -> list[int]:
+        return self.concealed + self.flowers + self.loose + [i for meld in self.melds for i in meld.tiles]
+
+
 class Confirmation(BaseModel):
     """The corrected reading of a photo: each tile in it with its box (the training labels, face-down tiles as
-    `back`); the hand, if given, may be a draft (no winning tile yet, loose tiles left out)."""
+    `back`); the hand, if given, may be a draft (no winning tile yet, loose tiles left out); and, optionally, where
+    each tile sits in the hand and how the hand was won, so the page can restore its work. The hand, rule set,
+    options and context are checked by the scorer's parser, like a score request's."""
 
     tiles: list[LabelledTile] = Field(max_length=200)
-    hand: Annotated[Any, WithJsonSchema({"anyOf": [inline_schema(Hand), {"type": "null"}]})] = Field(
-        None, description="a score request's `hand`, perhaps unfinished; checked by the scorer's parser")
+    hand: Annotated[Any, WithJsonSchema(nullable(Hand))] = Field(
+        None, description="a score request's `hand`, perhaps unfinished")
+    hand_tiles: HandTiles | None = Field(None, description="the hand's tiles by index into `tiles`")
+    ruleset: str | None = None
+    options: Annotated[Any, WithJsonSchema(nullable(Options))] = None
+    context: Annotated[Any, WithJsonSchema(nullable(Context))] = Field(
+        None, description="the score request's context the player chose")
+
+    @model_validator(mode="after")
+    def placed_tiles_exist_once(self) -> Confirmation:
+        placed = self.hand_tiles.indices() if self.hand_tiles else []
+        if any(not 0 <= index < len(self.tiles) for index in placed) or len(set(placed)) < len(placed):
+            raise ValueError("hand_tiles must name each of the tiles at most once, by its index in tiles")
+        return self
 
 
 class StoredConfirmation(Confirmation):
@@ -168,6 +233,8 @@ class Recognition(BaseModel):
     tiles: list[DetectedTile]
     groups: list[Any]
     hand: Any = Field(description="a proposed score-request `hand`")
+    hand_tiles: HandTiles | None = Field(None, description="the proposed hand by detection index; `loose`: "
+                                         "detections that are not part of it")
     suggestions: list[Any]
     timing_ms: Any
     confirmation: StoredConfirmation | None = Field(None, description="set once the reading is confirmed")
@@ -187,3 +254,19 @@ class RulesetDetails(RulesetSummary):
 
 class Health(BaseModel):
     status: Literal["ok"]
+
+
+class ClassifyRequest(Strict):
+    box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
+
+
+class NamedTile(BaseModel):
+    code: str
+    confidence: float
+    alternatives: list[Any] = Field(description="the next most likely codes with probabilities")
+
+
+class TileName(BaseModel):
+    code: str
+    zh: str
+    en: str

@@ -13,10 +13,10 @@ from PIL import Image
 
 from api.dependencies import RecognitionPoolDep, RecognizerDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
-from api.models import Confirmation, Recognition, StoredConfirmation
-from api.routers.score import without_nulls
+from api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
 from api.store import PreconditionFailed, entity_tag
-from scoring.hand import parse_hand
+from scoring import rules
+from scoring.hand import parse_context, parse_hand
 from scoring.validate import check_draft
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 
@@ -51,8 +51,8 @@ def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
 
 
 def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> None:
-    """Refuse boxes outside the photo, and a hand the scorer's parser refuses or that holds more than a hand can
-    (ScoringError); a draft hand may lack tiles and its winning tile."""
+    """Refuse boxes outside the photo, and a hand, rule set, options or context the scorer's parser refuses, or a
+    hand that holds more than a hand can (ScoringError); a draft hand may lack tiles and its winning tile."""
     width, height = image["width"], image["height"]
     for index, tile in enumerate(confirmation.tiles):
         x1, y1, x2, y2 = tile.box
@@ -60,7 +60,11 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
             raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
                            f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
     if confirmation.hand is not None:
-        check_draft(parse_hand(without_nulls(confirmation.hand), draft=True))
+        check_draft(parse_hand(scorer_input(confirmation.hand), draft=True))
+    if confirmation.ruleset is not None or confirmation.options is not None:
+        rules.load(confirmation.ruleset or "jipinghu", scorer_input(confirmation.options))
+    if confirmation.context is not None:
+        parse_context(scorer_input(confirmation.context))
 
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,

@@ -38,17 +38,24 @@ def fake_recognize(image: np.ndarray) -> dict[str, Any]:
                     round(height * 0.6, 1)],
             "code": code,
             "confidence": 0.41 if uncertain else 0.97,
-            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}] if uncertain else [],
+            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}, {"code": "9s", "p": 0.001}]
+            if uncertain else [],
         })
     return {
         "image": {"width": width, "height": height},
         "tiles": tiles,
         "groups": [{"kind": "concealed", "tiles": list(range(len(READ_CODES)))}],
         "hand": {"concealed": "12m456p3789s11122z", "melds": [], "flowers": "", "winning_tile": "2z"},
+        "hand_tiles": {"concealed": list(range(len(READ_CODES))), "melds": [], "flowers": [], "loose": []},
         "suggestions": [{"changes": [{"tile": MISREAD, "from": "3s", "to": "3m"}], "p": 0.38,
                          "text": "tile 3: 3s → 3m makes a winning hand (p 0.38)"}],
         "timing_ms": {"total": 1.0},
     }
+
+
+def fake_name_tile(image: np.ndarray, box: list[float]) -> dict[str, Any]:
+    """Every drawn box holds a plum flower (1f), the tile the browser tests draw a box for."""
+    return {"code": "1f", "confidence": 0.9, "alternatives": [{"code": "2f", "p": 0.06}, {"code": "3f", "p": 0.0}]}
 
 
 def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
@@ -64,7 +71,7 @@ def local_client(app: FastAPI, **options: Any) -> TestClient:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return local_client(create_app(tmp_path / "data", recognize=fake_recognize))
+    return local_client(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile))
 
 
 @pytest.fixture

@@ -35,3 +35,12 @@ def test_long_thin_images_are_read_not_a_500(tmp_path, width, height):
     response = client.post("/v1/recognitions", files={"photo": ("thin.png", photo.getvalue())})
     assert response.status_code == 201, response.text
     assert response.json()["tiles"] == []
+
+
+def test_a_drawn_box_is_named_by_the_shipped_classifier(tmp_path):
+    client = local_client(create_app(tmp_path))
+    recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", real_photo().read_bytes())}).json()
+    tile = max((t for t in recognition["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
+    response = client.post(f"/v1/recognitions/{recognition['id']}/classify", json={"box": tile["box"]})
+    assert response.status_code == 200, response.text
+    assert response.json()["code"] == tile["code"]
