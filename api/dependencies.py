@@ -1,9 +1,8 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer and the slots recognitions wait for."""
+the store, the tile recognizer and the pool recognitions run in."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ from fastapi import Depends, Request
 from api.game_events import GameEvents
 from api.game_store import GameStore
 from api.store import Store
+from api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
 TileNamer = Callable[[np.ndarray, list[float]], dict[str, Any]]  # photo, box → {code, confidence, alternatives}
@@ -39,18 +39,18 @@ def recognizer(request: Request) -> Recognizer:
     return request.app.state.recognize
 
 
+def recognition_pool(request: Request) -> RecognitionPool:
+    return request.app.state.recognition_pool
+
+
 def tile_namer(request: Request) -> TileNamer:
     return request.app.state.name_tile
 
 
-def recognition_slots(request: Request) -> threading.BoundedSemaphore:
-    return request.app.state.recognition_slots
-
-
 StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
+RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
-RecognitionSlotsDep = Annotated[threading.BoundedSemaphore, Depends(recognition_slots)]
 
 
 def games(request: Request) -> GameStore:

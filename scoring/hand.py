@@ -117,7 +117,7 @@ def _optional_seat(value: Any, where: str) -> str | None:
     return None if value is None else _seat(value, where)
 
 
-def parse_meld(raw: Any, index: int) -> Meld:
+def parse_meld(raw: Any, index: int, *, draft: bool = False) -> Meld:
     where = f"hand.melds[{index}]"
     raw = _object(raw, where)
     _only_keys(raw, ("kind", "tiles", "concealed", "added", "fed_by"), where)
@@ -130,7 +130,8 @@ def parse_meld(raw: Any, index: int) -> Meld:
     if not isinstance(concealed, bool) or not isinstance(added, bool):
         raise ScoringError("bad_meld", f"{where}: concealed and added must be true or false")
     meld = Meld(kind, codes, concealed, added, _optional_seat(raw.get("fed_by"), f"{where}.fed_by"))
-    _check_meld(meld, where)
+    if not (draft and len(codes) < MELD_SIZES[kind]):  # a draft's meld may still lack tiles (faces unknown)
+        _check_meld(meld, where)
     return meld
 
 
@@ -153,7 +154,9 @@ def _check_meld(meld: Meld, where: str) -> None:
         raise ScoringError("bad_meld", f"{where}: a concealed kong (暗杠) is neither added nor fed by a discard")
 
 
-def parse_hand(raw: Any) -> Hand:
+def parse_hand(raw: Any, *, draft: bool = False) -> Hand:
+    """A score request's hand; a `draft` (a hand being put together) may lack tiles in its melds and its
+    winning tile (`""` or absent)."""
     raw = _object(raw, "hand")
     _only_keys(raw, ("concealed", "melds", "flowers", "winning_tile"), "hand")
     if "concealed" not in raw:
@@ -162,11 +165,13 @@ def parse_hand(raw: Any) -> Hand:
     melds_raw = raw.get("melds", [])
     if not isinstance(melds_raw, list):
         raise ScoringError("bad_request", "hand.melds: expected a list")
-    melds = tuple(parse_meld(m, i) for i, m in enumerate(melds_raw))
+    melds = tuple(parse_meld(m, i, draft=draft) for i, m in enumerate(melds_raw))
     flowers = tuple(t.parse(raw.get("flowers", ""), field="hand.flowers", allow_flowers=True))
     if any(not t.is_flower(code) for code in flowers):
         raise ScoringError("bad_tile", "hand.flowers: only flower codes 1f-8f belong here")
     winning = raw.get("winning_tile")
+    if draft and winning == "":
+        winning = None
     if winning is not None:
         codes = t.parse(winning, field="hand.winning_tile")
         if len(codes) != 1:

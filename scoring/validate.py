@@ -150,3 +150,19 @@ def _check_first_turn_wins(hand: Hand, context: WinContext) -> None:
             raise ScoringError("bad_context", message)
         if hand.melds:
             raise ScoringError("bad_context", f"{name}: a first-turn win has no melds")
+
+
+def check_draft(hand: Hand) -> None:
+    """A hand being put together (a confirmation's draft): it may lack tiles and its winning tile, never hold more
+    than a winning hand does, a fifth copy of a tile, or a flower twice."""
+    size = len(hand.concealed) + 3 * len(hand.melds)
+    if size > HAND_SIZE:
+        raise ScoringError("too_many_tiles", f"{len(hand.concealed)} standing tiles and {len(hand.melds)} melds "
+                           f"make {size} tiles; a hand holds at most {HAND_SIZE} (each kong counted as 3)")
+    if over := t.over_four(hand.all_tiles()):
+        raise ScoringError("too_many_copies", f"more than four copies of {', '.join(over)} in the hand")
+    if len(set(hand.flowers)) < len(hand.flowers):
+        raise ScoringError("too_many_copies", "hand.flowers: each flower exists once")
+    if hand.winning_tile and hand.winning_tile not in hand.concealed:
+        raise ScoringError("winning_tile_missing", f"hand.winning_tile {hand.winning_tile} is not among the "
+                           "standing tiles (hand.concealed must include the winning tile)")
