@@ -6,7 +6,7 @@ import { $, setStatus } from "./dom.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
 } from "./form.js";
-import { scoredHand, wireGame } from "./game.js";
+import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
 import { preparePhoto } from "./photo.js";
@@ -175,6 +175,7 @@ function renderLanguage() {
   translatePage(document);
   $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
   renderSeats();
+  renderGame(); // after the seats: it names each seat's player
   renderRulesetFields(rulesets);
   render();
   if (lastResult) renderResult(lastResult, $("seat_wind").value);
