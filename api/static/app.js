@@ -173,7 +173,9 @@ async function nameDrawnTile(id) {
 
 function renderLanguage() {
   translatePage(document);
+  const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
   $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
+  if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
   renderRulesetFields(rulesets);
@@ -181,12 +183,10 @@ function renderLanguage() {
   if (lastResult) renderResult(lastResult, $("seat_wind").value);
 }
 
-async function switchLanguage() {
-  const ruleset = $("ruleset").value;
+function switchLanguage() {
   setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
   localStorage.setItem("fanshot-language", currentLanguage());
   renderLanguage();
-  $("ruleset").value = ruleset;
 }
 
 async function restore(id) {
