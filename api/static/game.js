@@ -11,8 +11,7 @@ const STORAGE_KEY = "fanshot-game";
 // The game fills these in from its own state (DESIGN.md "Games"); the rule set and stake are the game's.
 const FILLED_BY_GAME = ["seat_wind", "prevalent_wind", "discarder", "stake", "win"];
 
-// `status` words the game's status line, so that a language switch can word it again.
-const view = { game: null, events: null, scored: null, status: null };
+const view = { game: null, events: null, scored: null };
 
 /** A score request as a game's win: without the winds, the discarder, the stake, the rule set and options. */
 export function winRequest(request) {
@@ -139,12 +138,8 @@ const gameUrl = (id) => {
   return url.href;
 };
 
-/** Put `words()` (null: nothing) on the game's status line; renderGame() words it again in another language. */
-function say(words, isError = false) {
-  view.status = words && { words, isError };
-  setStatus($("game-status"), words ? words() : "", isError);
-}
-
+/** Put `words()` on the game's status line (a function: a language switch words it again). */
+const say = (words, isError = false) => setStatus($("game-status"), words, isError);
 const reconnecting = () => t("game_reconnecting");
 const failed = (key, error) => say(() => t(key, { error: errorText(error, "game") }), true);
 
@@ -155,7 +150,7 @@ function follow(id) {
   // EventSource reconnects by itself after a network drop; the first event is always the whole game.
   view.events = new EventSource(`/v1/games/${id}/events`);
   view.events.addEventListener("message", (event) => show(JSON.parse(event.data)));
-  view.events.addEventListener("open", () => view.status?.words === reconnecting && say(null));
+  view.events.addEventListener("open", () => $("game-status").textContent === reconnecting() && say(""));
   view.events.addEventListener("error", () => say(reconnecting));
 }
 
@@ -212,13 +207,11 @@ async function addScored() {
   }
 }
 
-/** Word the game section again in the page's language now (after a language switch redrew the form's seats). */
+/** Draw the game section again in the page's language now (after a language switch redrew the form's seats). */
 export function renderGame() {
-  if (view.game) {
-    renderSheet(view.game);
-    fillForm(view.game);
-  }
-  if (view.status) setStatus($("game-status"), view.status.words(), view.status.isError);
+  if (!view.game) return;
+  renderSheet(view.game);
+  fillForm(view.game);
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */

@@ -68,6 +68,7 @@ def test_game_waits_and_money_speak_the_chosen_language_only(server, page):  # n
 
     switch(page, "zh")  # what is on screen is redrawn
     expect(page.locator("#waits-section .headline")).to_have_text("14 张：听牌")
+    expect(page.locator("#photo-status")).to_have_text("读到 14 张牌，1 张没把握。")
     expect(page.locator("#game-title")).to_have_text("东风圈 · 第 1 手 · Ann 坐庄")
     expect(page.locator("#game-status")).to_have_text("牌局开始了：把链接发给同桌的人。")
     expect(page.locator("#seat_wind option[value='2z']")).to_contain_text("Bo")  # seats still name the players
@@ -126,3 +127,15 @@ def test_a_game_that_is_gone_is_said_to_be_gone_in_either_language(server, page)
                                                       "more: start a new one.")
     switch(page, "zh")
     expect(page.locator("#game-status")).to_have_text("打不开这一局：服务器上已经没有这一局了：请重新开一局。")
+
+
+def test_status_lines_and_a_refused_score_are_worded_again_after_a_switch(server, page):  # noqa: F811 - fixtures
+    ready(page, server)
+    upload(page)
+    page.locator("#clear-hand").click()
+    page.locator("#score-button").click()
+    expect(page.locator("#result .error")).to_have_text("Choose the winning tile (★) among the standing tiles.")
+    switch(page, "zh")
+    expect(page.locator("#result .error")).to_have_text("请在立牌里选出胡的那张牌（★）。")
+    expect(page.locator("#hand-status")).to_have_text("手牌已清空：牌都在下方的其他牌里。")
+    expect(page.locator("#photo-status")).to_have_text("读到 14 张牌，1 张没把握。")
