@@ -50,8 +50,7 @@ export function describeHand(game, hand) {
   return hand.discarder === null ? t("game_self_draw", { wins }) : t("game_on_discard", { wins, name: name(hand.discarder) });
 }
 
-/** The round's wind as the tile vocabulary names it, and a seat's wind as the character on its tile. */
-const roundWind = (wind) => tileName(wind);
+/** A seat's wind as the character on its tile (the served vocabulary's). */
 const windFace = (wind) => faceOf(wind)[0];
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
@@ -66,14 +65,14 @@ function cell(tag, text, className) {
 function renderSheet(game) {
   const players = game.players;
   const dealer = players[game.dealer].name;
-  $("game-title").textContent = t("game_title", { wind: roundWind(game.prevalent_wind), n: game.hands.length + 1, dealer });
+  $("game-title").textContent = t("game_title", { wind: tileName(game.prevalent_wind), n: game.hands.length + 1, dealer });
   $("scoresheet-head").replaceChildren(cell("th", "#"), ...players.map((player) =>
     cell("th", `${player.name} ${windFace(player.seat_wind)}`, player.seat_wind === "1z" ? "dealer" : "")));
   $("scoresheet-body").replaceChildren(...game.hands.map((hand) => {
     const row = document.createElement("tr");
     row.dataset.hand = hand.n;
     const label = cell("th", `${hand.n}`);
-    label.title = t("game_hand_title", { wind: roundWind(hand.prevalent_wind), dealer: players[hand.dealer].name });
+    label.title = t("game_hand_title", { wind: tileName(hand.prevalent_wind), dealer: players[hand.dealer].name });
     row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), amount > 0 ? "won" : "")));
     const detail = document.createElement("tr");
     detail.className = "detail";
@@ -94,22 +93,28 @@ function renderSheet(game) {
   $("same-discard-text").textContent = last ? t("game_same_discard", { n: last.n }) : "";
 }
 
-/** Fill the score form from the game: the prevalent wind, and who sits where next to each seat. */
-function fillForm(game) {
-  const sameDiscard = !$("same-discard-field").hidden && $("same-discard").checked;
-  const last = game.hands.at(-1);
-  const seatWinds = sameDiscard ? last.seat_winds : game.players.map((player) => player.seat_wind);
-  $("prevalent_wind").value = sameDiscard ? last.prevalent_wind : game.prevalent_wind;
-  if (sameDiscard) { // the same discarder, now with that hand's seats
-    $("discarder").value = last.seat_winds[last.discarder];
-    document.querySelector("input[name=win][value=discard]").click();
-  }
+const sameDiscardChosen = () => !$("same-discard-field").hidden && $("same-discard").checked;
+
+/** Name who sits at each seat in the form's seat choices (the last hand's seats for another winner on its discard). */
+function nameSeats(game) {
+  const seatWinds = sameDiscardChosen() ? game.hands.at(-1).seat_winds : game.players.map((player) => player.seat_wind);
   for (const select of document.querySelectorAll("select.seat")) {
     for (const option of select.options) {
       if (!SEATS.includes(option.value)) continue;
       option.textContent = `${seatName(option.value)} — ${game.players[playerAt(seatWinds, option.value)].name}`;
     }
   }
+}
+
+/** Fill the score form from the game: the prevalent wind, and who sits where next to each seat. */
+function fillForm(game) {
+  const last = game.hands.at(-1);
+  $("prevalent_wind").value = sameDiscardChosen() ? last.prevalent_wind : game.prevalent_wind;
+  if (sameDiscardChosen()) { // the same discarder, now with that hand's seats
+    $("discarder").value = last.seat_winds[last.discarder];
+    document.querySelector("input[name=win][value=discard]").click();
+  }
+  nameSeats(game);
 }
 
 function clearForm() {
@@ -150,7 +155,9 @@ function follow(id) {
   // EventSource reconnects by itself after a network drop; the first event is always the whole game.
   view.events = new EventSource(`/v1/games/${id}/events`);
   view.events.addEventListener("message", (event) => show(JSON.parse(event.data)));
-  view.events.addEventListener("open", () => $("game-status").textContent === reconnecting() && say(""));
+  view.events.addEventListener("open", () => {
+    if ($("game-status").textContent === reconnecting()) say("");
+  });
   view.events.addEventListener("error", () => say(reconnecting));
 }
 
@@ -194,9 +201,8 @@ async function start(stake) {
 }
 
 async function addScored() {
-  const sameDiscard = !$("same-discard-field").hidden && $("same-discard").checked;
   const { request, recognitionId } = view.scored;
-  const { method, url, body } = handChange(view.game, request, { sameDiscard, recognitionId });
+  const { method, url, body } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
   $("add-to-game").disabled = true; // one tap, one hand
   if (await change(method, url, body, (hand, game) => t("game_hand_added", { n: hand.n, hand: describeHand(game, hand) }))) {
     $("same-discard").checked = false;
@@ -207,11 +213,11 @@ async function addScored() {
   }
 }
 
-/** Draw the game section again in the page's language now (after a language switch redrew the form's seats). */
+/** Word the game section again in the page's language now (after a language switch redrew the form's seats). */
 export function renderGame() {
   if (!view.game) return;
   renderSheet(view.game);
-  fillForm(view.game);
+  nameSeats(view.game);
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */

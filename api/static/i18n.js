@@ -58,7 +58,8 @@ const WORDS = {
     waits_useful: "Tiles that help ({n} left)", waits_best: "Best discards first", waits_others: "{n} other discards",
     waits_discard_ready: "Discard {tile} → {distance}, waits on {tiles}",
     waits_discard_useful: "Discard {tile} → {distance}, helped by {tiles}",
-    waits_discard_value: " ({n} left, up to {points} pts)", value: "{fan} fan · {points} pts", value_one: "{fan} fan · {points} pt",
+    waits_discard_value: " ({n} left, up to {points} pts)", waits_value: "{fan} fan · {points} pts",
+    waits_value_one: "{fan} fan · {points} pt",
     game_title: "{wind} round · hand {n} · {dealer} deals", game_hand_title: "{wind} round, {dealer} dealing",
     game_drawn: "Draw", game_win: "{name} {fan} fan", game_not_paid: "{win} (intercepted: not paid)", game_and: ", ",
     game_self_draw: "{wins} self-draw", game_on_discard: "{wins} on {name}'s discard",
@@ -147,7 +148,8 @@ const WORDS = {
     waits_useful: "进张（还剩 {n} 张）", waits_best: "先打最好的", waits_others: "其他 {n} 种打法",
     waits_discard_ready: "打 {tile} → {distance}，听 {tiles}",
     waits_discard_useful: "打 {tile} → {distance}，进张 {tiles}",
-    waits_discard_value: "（还剩 {n} 张，最多 {points} 分）", value: "{fan} 番 · {points} 分", value_one: "{fan} 番 · {points} 分",
+    waits_discard_value: "（还剩 {n} 张，最多 {points} 分）", waits_value: "{fan} 番 · {points} 分",
+    waits_value_one: "{fan} 番 · {points} 分",
     game_title: "{wind}风圈 · 第 {n} 手 · {dealer} 坐庄", game_hand_title: "{wind}风圈，{dealer} 坐庄",
     game_drawn: "流局", game_win: "{name} {fan} 番", game_not_paid: "{win}（截胡：不付）", game_and: "、",
     game_self_draw: "{wins}，自摸", game_on_discard: "{wins}，{name} 放炮",
@@ -192,18 +194,18 @@ export function setLanguage(lang) {
   language = WORDS[lang] ? lang : "en";
 }
 
+const phrase = (key) => WORDS[language][key] ?? WORDS.en[key] ?? key;
+
 /** The phrase `key` in the current language, with {name} placeholders filled from `values`. */
 export function t(key, values = {}) {
-  const phrase = WORDS[language][key] ?? WORDS.en[key] ?? key;
-  return phrase.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  return phrase(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
 /** The phrase `key` as pieces to append to an element: its {name} placeholders filled from `values`, where a
  *  value may be a DOM node (a tile picture inside a sentence, wherever each language puts it). */
 export function tParts(key, values = {}) {
-  const phrase = WORDS[language][key] ?? WORDS.en[key] ?? key;
   const fill = (name) => (typeof values[name] === "object" ? values[name] : String(values[name] ?? ""));
-  return phrase.split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? fill(piece) : piece)).filter((piece) => piece !== "");
+  return phrase(key).split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? fill(piece) : piece)).filter((piece) => piece !== "");
 }
 
 /** Plain words for an API refusal (an ApiError's `errors`, each with a `code`) or a failed connection. `about`

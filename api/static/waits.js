@@ -30,7 +30,7 @@ export function analyseRequest(request) {
 
 /** "1 fan · 2 pts", or "—" where that way of winning is not allowed (or below the rule set's minimum). */
 export function valueText(value) {
-  return value ? t(value.points === 1 ? "value_one" : "value", { fan: value.fan_total, points: value.points }) : "—";
+  return value ? t(value.points === 1 ? "waits_value_one" : "waits_value", { fan: value.fan_total, points: value.points }) : "—";
 }
 
 /** "ready", "2 from ready", "complete" (听牌, 2 向听, 和了). */
