@@ -40,14 +40,20 @@ class Situation:
     facts: frozenset[str] = field(init=False)  # which FACTS hold: a pattern needing one that fails is not called
 
     def __post_init__(self) -> None:
-        groups = self.arrangement.groups
-        self.pung_firsts = tuple(g.first for g in groups if g.kind in ("pung", "kong"))
-        self.pair_firsts = tuple(g.first for g in groups if g.kind == "pair")
-        self.chows = sum(1 for g in groups if g.kind == "chow")
-        self.held = tuple(compress(range(34), self.arrangement.counts))
-        self.suits = len({i // 9 for i in self.held if i < 27})
+        pungs, pairs, chows = [], [], 0
+        for kind, first, _ in self.arrangement.groups:  # one pass: this runs for every reading of every hand
+            if kind == "chow":
+                chows += 1
+            elif kind == "pair":
+                pairs.append(first)
+            elif kind != "single":
+                pungs.append(first)
+        counts = self.arrangement.counts
+        self.pung_firsts, self.pair_firsts, self.chows = tuple(pungs), tuple(pairs), chows
+        self.held = tuple(compress(range(34), counts))
+        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
         self.has_honours = self.held[-1] >= 27
-        self.facts = FACT_SETS[self.suits <= 1, not self.chows, self.arrangement.shape, bool(self.ghosts)]
+        self.facts = FACT_SETS[self.suits <= 1, not chows, self.arrangement.shape, bool(self.ghosts)]
 
 
 # Facts about a situation that rule many patterns out at once; a pattern names those it `requires` (it returns 0

@@ -88,9 +88,14 @@ class Ruleset:
         return frozenset(pid for pid in self.scored if PATTERNS[pid].special_win)
 
     @cached_property
-    def entries(self) -> tuple[tuple[str, str, int], ...]:
-        """(table, pattern id, value) of every value, in table order."""
-        return tuple((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
+    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int], ...]]:
+        """Pattern id -> (position, table, pattern id, value) of each of its values; positions follow the tables'
+        order and each table's own, so that sorting a hand's entries lists them as the rule set does."""
+        found: dict[str, list[tuple[int, str, str, int]]] = {}
+        entries = ((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
+        for position, (table, pid, value) in enumerate(entries):
+            found.setdefault(pid, []).append((position, table, pid, value))
+        return {pid: tuple(values) for pid, values in found.items()}
 
     @property
     def cap(self) -> int | None:
