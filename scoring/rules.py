@@ -97,6 +97,11 @@ class Ruleset:
             found.setdefault(pid, []).append((position, table, pid, value))
         return {pid: tuple(values) for pid, values in found.items()}
 
+    @cached_property
+    def plain_tables(self) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
+        """`options` and `values` as plain dicts, for each response to copy (far quicker than copying the proxies)."""
+        return dict(self.options), {table: dict(values) for table, values in self.values.items()}
+
     @property
     def cap(self) -> int | None:
         cap = self.options.get("cap", -1)

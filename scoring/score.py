@@ -84,11 +84,12 @@ def score(request: Any) -> dict[str, Any]:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
                            f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
     settlement = settle(ruleset, hand, context, evaluation.points)
+    options, values = ruleset.plain_tables
     return {
         "ruleset": ruleset.name,
         "ruleset_names": {"zh": ruleset.zh, "en": ruleset.en},
-        "options": dict(ruleset.options),
-        "fan_values": {table: dict(values) for table, values in ruleset.values.items()},
+        "options": options.copy(),
+        "fan_values": {table: table_values.copy() for table, table_values in values.items()},
         "fans": [item.as_dict() for item in evaluation.items],
         "fan_total": evaluation.fan_total,
         "capped": evaluation.capped,
@@ -103,9 +104,9 @@ def score(request: Any) -> dict[str, Any]:
         "liable": settlement.liable,
         "horses": None if context.horses is None else {"tiles": t.to_string(context.horses),
                                                         "hits": settlement.horse_hits},
-        "ghosts": t.to_string(ghosts),
+        "ghosts": t.to_string(ghosts) if ghosts else "",
         "decomposition": arrangement.describe(),
-        "warnings": _warnings(ruleset, context),
+        "warnings": _warnings(ruleset, context) if context.special else [],
     }
 
 
