@@ -17,7 +17,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -139,12 +139,40 @@ def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
         raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
     if not isinstance(overrides, dict | None):
         raise ScoringError("bad_option", "options: expected an object")
-    return _build(name, dict(overrides)) if overrides else _default(name)
+    if not overrides:
+        return _default(name)
+    key = _overrides_key(overrides)
+    return _build(name, dict(overrides)) if key is None else _with_overrides(name, key)
 
 
 @cache
 def _default(name: str) -> Ruleset:
     return _build(name, {})
+
+
+PLAIN_VALUES = (bool, int, float, str, type(None))
+
+
+def _overrides_key(overrides: dict[str, Any]) -> tuple | None:
+    """The overrides as a hashable key that keeps each value's type (`true` is not `1` to the checks), or None when a
+    value is not a plain one (the build then refuses it, or takes it uncached)."""
+    key = []
+    for option, value in overrides.items():
+        if type(value) is dict:
+            if not all(type(pid) is str and type(fan) in PLAIN_VALUES for pid, fan in value.items()):
+                return None
+            value = tuple((pid, type(fan), fan) for pid, fan in value.items())
+        elif type(value) not in PLAIN_VALUES:
+            return None
+        key.append((option, type(value), value))
+    return tuple(key)
+
+
+@lru_cache(maxsize=256)
+def _with_overrides(name: str, key: tuple) -> Ruleset:
+    """A rule set with overrides, built once per distinct set of them: requests at one table repeat their options."""
+    return _build(name, {option: dict((pid, fan) for pid, _, fan in value) if kind is tuple else value
+                         for option, kind, value in key})
 
 
 def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
