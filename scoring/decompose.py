@@ -285,6 +285,8 @@ def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool, free: tuple[
 
 
 def _thirteen_orphans(counts: tuple[int, ...], ghosts: int) -> list[tuple[Group, ...]]:
+    if counts.count(0) > 21 + ghosts:  # fewer than 13 kinds held, and a ghost fills at most one missing
+        return []
     if any(n and i not in ORPHANS for i, n in enumerate(counts)) or any(n > 2 for n in counts):
         return []
     doubled = [i for i in ORPHANS if counts[i] == 2]

@@ -208,5 +208,5 @@ def parse_context(raw: Any) -> WinContext:
         kong_fed_by=_optional_seat(raw.get("kong_fed_by"), "context.kong_fed_by"),
         ghosts=tuple(t.parse(raw.get("ghosts", ""), field="context.ghosts")),
         horses=None if horses is None else tuple(t.parse(horses, field="context.horses")),
-        stake=parse_stake(raw.get("stake", {})),
+        stake=parse_stake(raw["stake"]) if "stake" in raw else NO_STAKE,
     )

@@ -52,7 +52,7 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
                            f"no winning shape under {ruleset.name}")
     scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
-    return max(scored, key=lambda pair: pair[1].rank)
+    return scored[0] if len(scored) == 1 else max(scored, key=lambda pair: pair[1].rank)
 
 
 def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
