@@ -11,7 +11,7 @@ from scoring.errors import ScoringError
 from scoring.evaluate import Evaluation, evaluate
 from scoring.hand import Hand, WinContext, parse_context, parse_hand
 from scoring.patterns import PATTERNS, Situation
-from scoring.settle import settle, tidy
+from scoring.settle import settle, tidy, tidy_amounts
 from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
@@ -113,7 +113,7 @@ def score(request: Any) -> dict[str, Any]:
 def _stake_in_force(ruleset: rules.Ruleset, context: WinContext) -> dict[str, float]:
     """unit and fee; the `stakes` model adds its three stake numbers (flower, kong, chicken)."""
     keys = ("unit", "fee", "flower", "kong", "chicken") if ruleset.points == "stakes" else ("unit", "fee")
-    return {key: tidy(getattr(context.stake, key)) for key in keys}
+    return tidy_amounts({key: getattr(context.stake, key) for key in keys})
 
 
 def _expected_horses(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> int | None:
