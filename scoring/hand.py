@@ -164,7 +164,7 @@ def parse_hand(raw: Any) -> Hand:
         raise ScoringError("bad_request", "hand.melds: expected a list")
     melds = tuple(parse_meld(m, i) for i, m in enumerate(melds_raw))
     flowers = tuple(t.parse(raw.get("flowers", ""), field="hand.flowers", allow_flowers=True))
-    if any(not t.is_flower(code) for code in flowers):
+    if flowers and any(not t.is_flower(code) for code in flowers):
         raise ScoringError("bad_tile", "hand.flowers: only flower codes 1f-8f belong here")
     winning = raw.get("winning_tile")
     if winning is not None:
@@ -194,7 +194,7 @@ def parse_context(raw: Any) -> WinContext:
     if win not in WIN_TYPES:
         raise ScoringError("bad_context", f"context.win: expected one of {list(WIN_TYPES)}, got {win!r}")
     special = raw.get("special", [])
-    if not isinstance(special, list) or any(s not in SPECIAL_WINS for s in special):
+    if not isinstance(special, list) or (special and any(s not in SPECIAL_WINS for s in special)):
         raise ScoringError("bad_context", f"context.special: expected a list drawn from {list(SPECIAL_WINS)}, "
                            f"got {special!r}")
     horses = raw.get("horses")
