@@ -107,7 +107,9 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
-    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(NO_STAKE, key)]
+    stake = context.stake  # NO_STAKE unless the request names one
+    unused = [] if stake is NO_STAKE else [key for key in ("flower", "kong", "chicken")
+                                           if getattr(stake, key) != getattr(NO_STAKE, key)]
     if unused and ruleset.points != "stakes":
         raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
                            "the flower/kong/chicken stake numbers belong to qianggang")
@@ -116,6 +118,8 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
+    if context.kong_fed_by is None and "kong_replacement" not in context.special:
+        return
     kongs = [m for m in hand.melds if m.kind == "kong"]
     if "kong_replacement" in context.special:
         if not kongs:
