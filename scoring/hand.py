@@ -5,6 +5,7 @@ The rule set's options are kept apart (scoring.rules); checks that need them liv
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from scoring import tiles as t
@@ -50,6 +51,12 @@ class Hand:
 
     def all_tiles(self) -> list[str]:
         return list(self.concealed) + [code for meld in self.melds for code in meld.tiles]
+
+    @cached_property
+    def concealed_counts(self) -> tuple[int, ...]:
+        """34-slot counts of the standing tiles (scoring.tiles.counts), made once: validation and decomposition
+        both start from them."""
+        return tuple(t.counts(self.concealed))
 
 
 @dataclass(frozen=True)
@@ -163,7 +170,7 @@ def parse_hand(raw: Any) -> Hand:
     if not isinstance(melds_raw, list):
         raise ScoringError("bad_request", "hand.melds: expected a list")
     melds = tuple(parse_meld(m, i) for i, m in enumerate(melds_raw))
-    flowers = tuple(t.parse(raw.get("flowers", ""), field="hand.flowers", allow_flowers=True))
+    flowers = tuple(t.parse(raw["flowers"], field="hand.flowers", allow_flowers=True)) if "flowers" in raw else ()
     if flowers and any(not t.is_flower(code) for code in flowers):
         raise ScoringError("bad_tile", "hand.flowers: only flower codes 1f-8f belong here")
     winning = raw.get("winning_tile")
@@ -206,7 +213,7 @@ def parse_context(raw: Any) -> WinContext:
         special=frozenset(special),
         liable=_optional_seat(raw.get("liable"), "context.liable"),
         kong_fed_by=_optional_seat(raw.get("kong_fed_by"), "context.kong_fed_by"),
-        ghosts=tuple(t.parse(raw.get("ghosts", ""), field="context.ghosts")),
+        ghosts=tuple(t.parse(raw["ghosts"], field="context.ghosts")) if "ghosts" in raw else (),
         horses=None if horses is None else tuple(t.parse(horses, field="context.horses")),
         stake=parse_stake(raw["stake"]) if "stake" in raw else NO_STAKE,
     )
