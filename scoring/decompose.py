@@ -5,7 +5,6 @@ never stands for a fifth copy of a tile."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import NamedTuple
@@ -64,7 +63,7 @@ def meld_group(meld: Meld) -> Group:
     return Group(meld.kind, t.INDEX[meld.first], concealed=meld.concealed)
 
 
-def arrangements(concealed: Sequence[int], ghosts: int, melds: tuple[Meld, ...], *, seven_pairs: bool,
+def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, seven_pairs: bool,
                  seven_pairs_quads: bool) -> list[Arrangement]:
     """All winning arrangements of the standing tiles `concealed` (counts, ghosts removed) plus the melds."""
     meld_groups = tuple(meld_group(m) for m in melds)

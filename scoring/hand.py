@@ -5,7 +5,6 @@ The rule set's options are kept apart (scoring.rules); checks that need them liv
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from scoring import tiles as t
@@ -51,12 +50,6 @@ class Hand:
 
     def all_tiles(self) -> list[str]:
         return list(self.concealed) + [code for meld in self.melds for code in meld.tiles]
-
-    @cached_property
-    def concealed_counts(self) -> tuple[int, ...]:
-        """34-slot counts of the standing tiles (scoring.tiles.counts), made once: validation and decomposition
-        both start from them."""
-        return tuple(t.counts(self.concealed))
 
 
 @dataclass(frozen=True)

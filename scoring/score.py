@@ -38,8 +38,7 @@ def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> l
         counts = t.counts([*real, *(code for m in hand.melds for code in m.tiles)])
         return [Arrangement("four_ghosts", (), tuple(counts))]
     options = ruleset.options
-    standing = t.counts(real) if ghosts else hand.concealed_counts
-    found = arrangements(standing, held, hand.melds, seven_pairs=options["seven_pairs"],
+    found = arrangements(t.counts(real), held, hand.melds, seven_pairs=options["seven_pairs"],
                          seven_pairs_quads=options["seven_pairs_quads"])
     return sorted(found, key=lambda a: (a.shape, a.groups)) if len(found) > 1 else found
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
 
 from scoring import tiles as t
 from scoring.errors import ScoringError
@@ -48,11 +47,8 @@ def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 def check_copies(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
     """No fifth copy of a tile, no repeated or disallowed flower, the winning tile among the standing ones."""
-    counts = list(hand.concealed_counts)
-    for code in chain(*(meld.tiles for meld in hand.melds), context.horses or ()):
-        counts[t.INDEX[code]] += 1
-    if max(counts) > 4:
-        seen = hand.all_tiles() + list(context.horses or ())
+    seen = hand.all_tiles() + list(context.horses or ())
+    if max(t.counts(seen)) > 4:
         raise ScoringError("too_many_copies", f"more than four copies of {', '.join(t.over_four(seen))} across the "
                            "hand" + (" and horses" if context.horses else ""))
     if len(set(hand.flowers)) < len(hand.flowers):
