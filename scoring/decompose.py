@@ -47,7 +47,8 @@ class Arrangement(NamedTuple):
 
     def describe(self) -> dict:
         return {"shape": self.shape,
-                "groups": [{"kind": g.kind, "tiles": g.notation(), "concealed": g.concealed} for g in self.groups]}
+                "groups": [{"kind": kind, "tiles": NOTATIONS[kind, first], "concealed": concealed}
+                           for kind, first, concealed in self.groups]}
 
 
 # The standing tiles' groups, made once for every split to share.

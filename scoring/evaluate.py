@@ -32,11 +32,6 @@ class Evaluation(NamedTuple):
         return self.points, self.fan_total
 
 
-def _item(pid: str, value: int, table: str) -> FanItem:
-    p = PATTERNS[pid]
-    return FanItem(pid, p.zh, p.en, value, table)
-
-
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
     found = {pid: n for pid, applies in ruleset.predicates[situation.facts] if (n := applies(situation))}
@@ -49,8 +44,8 @@ def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
 def _items_by_table(ruleset: Ruleset, applying: dict[str, int]) -> dict[str, list[FanItem]]:
     """Table -> the items of the applying patterns valued there, each table in the rule set's order."""
     by_table: dict[str, list[FanItem]] = {}
-    for _, table, pid, value in sorted(entry for found in applying for entry in ruleset.entries_of[found]):
-        by_table.setdefault(table, []).append(_item(pid, value * applying[pid], table))
+    for _, table, pid, value, zh, en in sorted(entry for found in applying for entry in ruleset.entries_of[found]):
+        by_table.setdefault(table, []).append(FanItem(pid, zh, en, value * applying[pid], table))
     return by_table
 
 

@@ -88,13 +88,14 @@ class Ruleset:
         return frozenset(pid for pid in self.scored if PATTERNS[pid].special_win)
 
     @cached_property
-    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int], ...]]:
-        """Pattern id -> (position, table, pattern id, value) of each of its values; positions follow the tables'
-        order and each table's own, so that sorting a hand's entries lists them as the rule set does."""
-        found: dict[str, list[tuple[int, str, str, int]]] = {}
+    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int, str, str], ...]]:
+        """Pattern id -> (position, table, pattern id, value, Chinese name, English name) of each of its values;
+        positions follow the tables' order and each table's own, so that sorting a hand's entries lists them as the
+        rule set does."""
+        found: dict[str, list[tuple[int, str, str, int, str, str]]] = {}
         entries = ((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
         for position, (table, pid, value) in enumerate(entries):
-            found.setdefault(pid, []).append((position, table, pid, value))
+            found.setdefault(pid, []).append((position, table, pid, value, PATTERNS[pid].zh, PATTERNS[pid].en))
         return {pid: tuple(values) for pid, values in found.items()}
 
     @cached_property
