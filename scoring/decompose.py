@@ -147,9 +147,7 @@ def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool,
 
 def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
     """`_standard` without ghosts: each suit and the honours split on their own, one of them holding the pair."""
-    if sum(counts) != 3 * sets + 2:
-        return []
-    splits, pairs = [], 0
+    splits, pairs, tiles = [], 0, 0
     for start, stop in BLOCKS:
         block = counts[start:stop]
         size = sum(block)
@@ -157,12 +155,13 @@ def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
         if left == 1:
             return []
         pairs += left == 2
+        tiles += size
         if size:
             found = _honour_splits(block) if start == 27 else _suit_group_table(start).get(block, ())
             if not found:
                 return []
             splits.append(found)
-    if pairs != 1:
+    if pairs != 1 or tiles != 3 * sets + 2:
         return []
     return [sum(chosen, ()) for chosen in product(*splits)] if len(splits) > 1 else list(splits[0])
 
