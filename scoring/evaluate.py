@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scoring.patterns import PATTERNS, Situation
+from scoring.patterns import Situation
 from scoring.rules import Ruleset
 
 
@@ -34,10 +34,14 @@ class Evaluation(NamedTuple):
 
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
-    found = {pid: n for pid, applies in ruleset.predicates[situation.facts] if (n := applies(situation))}
-    if situation.context.special:
+    found: dict[str, int] = {}
+    excluded: set[str] = set()
+    for pid, applies, excludes in ruleset.predicates[situation.facts]:
+        if n := applies(situation):
+            found[pid] = n
+            excluded.update(excludes)
+    if situation.context.special:  # special wins exclude nothing
         found.update(dict.fromkeys(situation.context.special & ruleset.special_wins, 1))
-    excluded = {other for pid in found for other in PATTERNS[pid].excludes}
     return {pid: n for pid, n in found.items() if pid not in excluded} if excluded else found
 
 
@@ -64,13 +68,14 @@ def evaluate(ruleset: Ruleset, situation: Situation) -> Evaluation:
         items, total, capped, limit = [best], best.fan, False, True
     else:
         items = by_table.get("hands", []) + by_table.get("extras", [])
-        raw = sum(item.fan for item in items)
+        raw = sum([item.fan for item in items])
         capped = cap is not None and raw > cap
         total, limit = (min(raw, cap) if cap is not None else raw), False
 
-    bonuses = by_table.get("bonuses", [])
-    items += bonuses
-    total += sum(item.fan for item in bonuses)
+    bonuses = by_table.get("bonuses")
+    if bonuses:
+        items += bonuses
+        total += sum([item.fan for item in bonuses])
 
     floors = by_table.get("floors")
     if floors and (floor := max(floors, key=lambda item: item.fan)).fan > total:

@@ -75,11 +75,11 @@ class Ruleset:
         return frozenset(pid for table in self.values.values() for pid in table)
 
     @cached_property
-    def predicates(self) -> dict[frozenset[str], tuple[tuple[str, Callable[[Situation], int]], ...]]:
-        """For each set of facts a situation can have (patterns.FACT_SETS): (pattern id, predicate) of every
-        pattern in `scored` that may apply, looked up once. Special wins are not called: they apply by name."""
+    def predicates(self) -> dict[frozenset[str], tuple[tuple[str, Callable[[Situation], int], tuple[str, ...]], ...]]:
+        """For each set of facts a situation can have (patterns.FACT_SETS): (pattern id, predicate, excludes) of
+        every pattern in `scored` that may apply, looked up once. Special wins are not called: they apply by name."""
         scored = [PATTERNS[pid] for pid in sorted(self.scored)]
-        return {facts: tuple((p.id, p.applies) for p in scored if not p.special_win and p.requires <= facts)
+        return {facts: tuple((p.id, p.applies, p.excludes) for p in scored if not p.special_win and p.requires <= facts)
                 for facts in FACT_SETS.values()}
 
     @cached_property
