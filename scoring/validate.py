@@ -16,6 +16,8 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     """The ghost tiles in force (RULES.md rule set 2): the tiles the context names, whatever the mode (naming them is
     enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
     mode = ruleset.options["ghosts"]
+    if mode == "none" and not context.ghosts:  # most hands
+        return ()
     named = tuple(dict.fromkeys(context.ghosts))  # a tile named twice is one ghost
     if mode == "white":
         if named not in ((), ("5z",)):
@@ -62,6 +64,8 @@ def check_copies(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def check_melds(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    if not hand.melds:
+        return
     winner = context.seat_wind
     previous = t.SEATS[(t.SEATS.index(winner) - 1) % 4]
     for i, meld in enumerate(hand.melds):
