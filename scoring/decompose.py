@@ -182,7 +182,8 @@ def _honour_splits(counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
 
 
 # Every way one suit's tiles split into sets (and a pair), precomputed once per process (~20,000 count vectors, a
-# few tens of ms) so that no hand pays for a search: count vector -> each split, as positions in suit_groups().
+# few tens of ms) so that no hand pays for a search: count vector -> each split, as positions in _SUIT_SHAPES
+# (each suit's own groups: _suit_group_table).
 _SUIT_TABLE: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 _SUIT_SHAPES = tuple((k, r) for k in ("pung", "chow") for r in range(9 if k == "pung" else 7)) + \
     tuple(("pair", r) for r in range(9))

@@ -59,6 +59,7 @@ class Situation:
 
 # Facts about a situation that rule many patterns out at once; a pattern names those it `requires` (it returns 0
 # whenever one fails: tests/scoring/test_patterns.py checks it on random hands), so the evaluator skips its call.
+# honour_pungs: a pung or kong of an honour tile (most hands hold none, and seven patterns need one).
 FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts", "honour_pungs")
 FACT_SETS = {(one_suit, no_chows, shape, ghosts, honour_pungs): frozenset(
     name for name, holds in zip(FACTS, (one_suit, no_chows, shape == "seven_pairs", shape == "thirteen_orphans",
