@@ -16,6 +16,8 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     """The ghost tiles in force (RULES.md rule set 2): the tiles the context names, whatever the mode (naming them is
     enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
     mode = ruleset.options["ghosts"]
+    if mode == "none" and not context.ghosts:  # most hands
+        return ()
     named = tuple(dict.fromkeys(context.ghosts))  # a tile named twice is one ghost
     if mode == "white":
         if named not in ((), ("5z",)):
@@ -62,6 +64,8 @@ def check_copies(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def check_melds(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    if not hand.melds:
+        return
     winner = context.seat_wind
     previous = t.SEATS[(t.SEATS.index(winner) - 1) % 4]
     for i, meld in enumerate(hand.melds):
@@ -107,7 +111,9 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
-    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(NO_STAKE, key)]
+    stake = context.stake  # NO_STAKE unless the request names one
+    unused = [] if stake is NO_STAKE else [key for key in ("flower", "kong", "chicken")
+                                           if getattr(stake, key) != getattr(NO_STAKE, key)]
     if unused and ruleset.points != "stakes":
         raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
                            "the flower/kong/chicken stake numbers belong to qianggang")
@@ -116,6 +122,8 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
+    if context.kong_fed_by is None and "kong_replacement" not in context.special:
+        return
     kongs = [m for m in hand.melds if m.kind == "kong"]
     if "kong_replacement" in context.special:
         if not kongs:
