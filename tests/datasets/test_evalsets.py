@@ -76,7 +76,8 @@ def test_eval_sets_hold_out_by_number_and_clutter_has_no_tile(tmp_path):
     closeups = [json.loads(line) for line in sets["web-closeups"].read_text().splitlines()]
     assert [e["image"] for e in closeups] == [f"images/{n}.jpg" for n in range(HOLD_OUT_FROM, HOLD_OUT_FROM + 5)]
     train = [json.loads(line) for line in sets["web-closeups-train"].read_text().splitlines()]
-    assert len(train) == HOLD_OUT_FROM - 1 and all((sets["web-closeups-train"].parent / e["image"]).is_file() for e in train)
+    assert len(train) == HOLD_OUT_FROM - 1
+    assert all((sets["web-closeups-train"].parent / e["image"]).is_file() for e in train)
     clutter = [json.loads(line) for line in sets["clutter"].read_text().splitlines()]
     assert len(clutter) == 2 and all(parse(e["tiles"]) == [] for e in clutter)
     big = next((sets["small-12mp-train"] / "images").glob("*.jpg"))
