@@ -11,6 +11,7 @@ from vision.recognize import (
     ZOOM_IN_TARGET,
     Found,
     cut_at_edge,
+    fills_frame,
     find_tiles,
     inside,
     load_models,
@@ -78,3 +79,9 @@ def test_a_photo_with_tiles_of_the_usual_size_takes_a_single_look():
     models = load_models()
     found, look = find_tiles(photo, models, models.conf)
     assert look == "single" and len(found) >= 5
+
+
+
+def test_the_zoomed_out_look_keeps_only_tiles_that_fill_the_frame():
+    boxes = np.array([[0.0, 0, 240, 320], [10, 10, 200, 260], [20, 20, 80, 300], [100, 100, 140, 150]])
+    assert fills_frame(boxes, 240, 320).tolist() == [True, True, False, False]
