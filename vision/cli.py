@@ -128,12 +128,13 @@ def _eval(args: argparse.Namespace) -> int:
         for key, value in next(iter(reports.values())).items():
             print(f"{key:>12}: {value:.4f}" if isinstance(value, float) else f"{key:>12}: {value}")
     else:
-        print("| set | " + " | ".join(ROW_COLUMNS) + " |")
-        print("|---|" + "---:|" * len(ROW_COLUMNS))
+        print("| set | " + " | ".join(ROW_COLUMNS) + " | variants |")
+        print("|---|" + "---:|" * len(ROW_COLUMNS) + "---|")
         for name, report in reports.items():
             cells = [f"{report[key]:.4f}" if isinstance(report[key], float) else str(report[key])
                      for key in ROW_COLUMNS]
-            print(f"| {name} | " + " | ".join(cells) + " |")
+            variants = ", ".join(f"{key} {value:.3f}" for key, value in report.items() if key.startswith("recall["))
+            print(f"| {name} | " + " | ".join(cells) + f" | {variants} |")
     return 0
 
 

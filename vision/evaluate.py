@@ -50,14 +50,33 @@ def hand_view(hand: dict) -> HandView:
             to_string(parse(hand.get("flowers", ""), allow_flowers=True)))
 
 
-def true_hand(image: Path) -> dict | None:
-    """The hand a rendered photo shows, from its `fanshot synth` sidecar (IMAGE.json), if it has one and the
-    photo shows all of it (a randomised close-up shows a few of its tiles)."""
+def read_sidecar(image: Path) -> dict:
+    """A rendered photo's `fanshot synth` sidecar (IMAGE.json), or {}."""
     sidecar = image.with_suffix(".json")
-    if not sidecar.is_file():
+    return json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
+
+
+def true_hand(image: Path) -> dict | None:
+    """The hand a rendered photo shows, from its sidecar, if it has one and the photo shows all of it (a
+    randomised close-up shows a few of its tiles)."""
+    meta = read_sidecar(image)
+    if not meta or meta.get("variants", {}).get("framing") == "closeup":
         return None
-    meta = json.loads(sidecar.read_text(encoding="utf-8"))
-    return None if meta.get("variants", {}).get("framing") == "closeup" else meta["request"]["hand"]
+    return meta["request"]["hand"]
+
+
+# Tiles that `fanshot synth --randomise` draws differently, scored apart: (variant key, value) -> codes.
+VARIANT_CODES = {("fives", "red"): ("5m", "5p", "5s"), ("white", "blank"): ("5z",), ("white", "framed"): ("5z",)}
+
+
+def variant_counts(variants: dict, found: list[str], truth: list[str]) -> dict[str, tuple[int, int]]:
+    """Per drawn variant of a photo (e.g. `fives=red`): (its tiles read right, its true tiles)."""
+    counts = {}
+    for (key, value), codes in VARIANT_CODES.items():
+        if variants.get(key) == value:
+            mine = [code for code in truth if code in codes]
+            counts[f"{key}={value}"] = (matched([code for code in found if code in codes], mine), len(mine))
+    return counts
 
 
 def layout_hand(boxes: np.ndarray, codes: list[str]) -> dict:
@@ -73,6 +92,7 @@ class Tally:
     exact: list[bool] = field(default_factory=list)
     millis: list[float] = field(default_factory=list)
     false: list[int] = field(default_factory=list)  # tiles found beyond the photo's true ones, backs included
+    variants: dict[str, list[int]] = field(default_factory=dict)  # variant -> [read right, true]
     hands: list[bool] = field(default_factory=list)  # proposed hand right, where the true hand is known
     layouts: list[bool] = field(default_factory=list)  # the same from the true boxes and codes: layout alone
 
@@ -85,6 +105,13 @@ class Tally:
         self.exact.append(sorted(faces) == sorted(true_faces) and backs == true_backs)
         self.millis.append(ms)
 
+    def add_variants(self, result: dict, truth: list[str], variants: dict) -> None:
+        """Count the tiles of a randomised photo's drawn variants (red fives, blank or framed white dragons)."""
+        for name, (right, total) in variant_counts(variants, [t["code"] for t in result["tiles"]], truth).items():
+            tally = self.variants.setdefault(name, [0, 0])
+            tally[0] += right
+            tally[1] += total
+
     def add_hand(self, result: dict, truth: dict, labelled: Boxes) -> None:
         """Score the proposed hand of a photo whose true hand is known, and the layout on its true boxes."""
         expected = hand_view(truth)
@@ -96,7 +123,9 @@ class Tally:
         tile, every tile found is false)."""
         hands = {"hands": len(self.hands), "hand_exact": float(np.mean(self.hands)),
                  "layout_exact_on_labels": float(np.mean(self.layouts))} if self.hands else {}
-        return {"images": len(self.pairs), **multiset_scores(self.pairs),
+        variants = {f"recall[{name}]": right / total for name, (right, total) in sorted(self.variants.items())
+                    if total}
+        return {"images": len(self.pairs), **multiset_scores(self.pairs), **variants,
                 "false_per_photo": float(np.mean(self.false)) if self.false else 0.0,
                 "exact_match": float(np.mean(self.exact)) if self.exact else 0.0,
                 "median_ms": float(np.median(self.millis)) if self.millis else 0.0,
@@ -133,6 +162,8 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
         tally.add(result, ms, truth)
         if (hand := true_hand(image)) is not None:
             tally.add_hand(result, hand, truths[-1])
+        if variants := read_sidecar(image).get("variants"):
+            tally.add_variants(result, truth, variants)
     return {**tally.summary(), "mAP50": mean_ap(detections, truths),
             "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}
 
