@@ -202,7 +202,7 @@ def write_clutter(out: Path, n: int, seed: int) -> None:
 
 
 def build_eval_sets(out: Path, seed: int = 10, root: Path = WEB_TILES, rows: int = 100, big: int = 20,
-                    clutter: int = 60) -> dict[str, Path]:
+                    clutter: int = 60, big_size: tuple[int, int] = (4000, 3000)) -> dict[str, Path]:
     """Every evaluation set under `out`; {set name: manifest or YOLO folder}."""
     train, held_out = split_web_crops(web_crops(root))
     sets = {"web-closeups": out / "web-closeups", "web-closeups-train": out / "web-closeups-train",
@@ -213,8 +213,8 @@ def build_eval_sets(out: Path, seed: int = 10, root: Path = WEB_TILES, rows: int
     write_closeups(sets["web-closeups-train"], train)
     write_rows(sets["mixed-rows"], held_out, rows, seed, (1024, 768), (0.045, 0.06))
     write_rows(sets["mixed-rows-train"], train, rows, seed + 1, (1024, 768), (0.045, 0.06))
-    write_rows(sets["small-12mp"], held_out, big, seed + 2, (4000, 3000), (0.02, 0.04), distractors=4)
-    write_rows(sets["small-12mp-train"], train, big, seed + 4, (4000, 3000), (0.02, 0.04), distractors=4)
+    write_rows(sets["small-12mp"], held_out, big, seed + 2, big_size, (0.02, 0.04), distractors=4)
+    write_rows(sets["small-12mp-train"], train, big, seed + 4, big_size, (0.02, 0.04), distractors=4)
     write_clutter(sets["clutter"], clutter, seed + 3)
     write_clutter(sets["clutter-train"], clutter, seed + 5)
     return {name: path / "manifest.jsonl" if (path / "manifest.jsonl").is_file() else path
