@@ -22,7 +22,8 @@ def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> Letterbox:
     (`fill` < 1 zooms out: the image shrinks inside the square)."""
     height, width = image.shape[:2]
     scale = min(size / height, size / width) * fill
-    new_w, new_h = round(width * scale), round(height * scale)
+    # At least one pixel: the short side of a long thin image (1×5000) would otherwise round to none.
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     left, top = (size - new_w) // 2, (size - new_h) // 2
     canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
     canvas[top:top + new_h, left:left + new_w] = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)

@@ -9,6 +9,7 @@ import pytest
 
 from fanshot.cli import main
 from scoring import score
+from scoring.analysis import analyse
 from scoring.cli import hand_from_notation
 
 CHICKEN = "123m456p789s555s11z"
@@ -118,7 +119,9 @@ SHAPE_ROWS = [
     ("flowers_and_stakes_qianggang",
      {"ruleset": "qianggang", "hand": {"concealed": CHICKEN, "flowers": "15f"},
       "context": {"seat_wind": "1z", "stake": {"unit": 1, "fee": 0, "flower": 1, "kong": 2, "chicken": 3}}},
-     {"chicken": 1}, 5, {"1z": 15, "2z": -5, "3z": -5, "4z": -5}, {}),
+     {"chicken": 0, "self_draw": 1}, 2, {"1z": 24, "2z": -8, "3z": -8, "4z": -8},
+     {"per_payer": 8, "per_payer_parts": {"hand": 6, "horses": 0, "flowers": 2, "kongs": 0},
+      "stake": {"unit": 1, "fee": 0, "flower": 1, "kong": 2, "chicken": 3}}),
     ("ghosts_and_horses_tuidaohu",
      {"ruleset": "tuidaohu", "options": {"ghosts": "flip"},
       "hand": {"concealed": "123m456p789s555s1z5m"},
@@ -126,9 +129,9 @@ SHAPE_ROWS = [
      {"plain_win": 0}, 1, {"1z": 9, "2z": -3, "3z": -3, "4z": -3}, {"horses": {"tiles": "15m6s2z", "hits": 2}}),
     ("white_ghost_no_ghost_horses",
      {"ruleset": "tuidaohu", "options": {"ghosts": "white"}, "hand": {"concealed": "111m222p333s444m66z"},
-      "context": {"seat_wind": "2z", "horses": "2m6p2z6z3m4m"}},
+      "context": {"seat_wind": "2z", "horses": "2m6p2z7z3m4m"}},
      {"all_pungs": 1, "no_ghost": 1}, 4, {"1z": -20, "2z": 60, "3z": -20, "4z": -20},
-     {"horses": {"tiles": "234m6p26z", "hits": 4}}),
+     {"horses": {"tiles": "234m6p27z", "hits": 4}, "ghosts": "5z"}),
     ("stake_unit_and_fee",
      {"hand": {"concealed": CHICKEN}, "context": {"seat_wind": "3z", "stake": {"unit": 10, "fee": 1}}},
      {"chicken": 0, "self_draw": 1}, 2, {"1z": -21, "2z": -21, "3z": 59, "4z": -21}, {}),
@@ -180,6 +183,13 @@ HUMAN_ROWS = [
      ["xinzhang 广东新麻将", "平胡", "fan total 2", "2z +4  3z -4"]),
     ("unit_and_fee", [CHICKEN, "--seat", "2z", "--unit", "10", "--fee", "1"], ["1z -21  2z +59  3z -21  4z -21"]),
     ("qianggang_flowers", [CHICKEN, "--ruleset", "qianggang", "--flowers", "15f"], ["鸡胡", "Chicken hand"]),
+    # RULES.md rule set 4: stake 1 2 3, chicken self-draw with two flowers = 8 from each
+    ("qianggang_stake", [CHICKEN, "--ruleset", "qianggang", "--flowers", "15f", "--stake", "1", "2", "3"],
+     ["stake     flower 1 / kong 2 / chicken 3", "per payer 8 = hand 6 + flowers 2", "1z +24  2z -8"]),
+    # 「抢杠者牌型不满3番牌型，按照3番满计算」: 3 番 = 8 points = 24 per payer at chicken stake 3, the robbed pays all
+    ("qianggang_robbing_kong", [CHICKEN, "--ruleset", "qianggang", "--win", "discard", "--discarder", "3z", "--seat",
+                                "2z", "--special", "robbing_kong", "--stake", "1", "2", "3"],
+     ["抢杠", "fan total 3", "points    8", "per payer 24 = hand 24", "2z +72  3z -72", "liable    3z"]),
     ("tuidaohu_ghosts_horses", ["111m222p333s444m6z5z", "--ruleset", "tuidaohu", "--option", "ghosts=white",
                                 "--horses", "159m4p"], ["碰碰胡", "All pungs", "1z +24"]),
     ("warning_for_unscored_special", ["111m222p333s444s99m", "--ruleset", "tuidaohu", "--seat", "2z",
@@ -275,3 +285,42 @@ def test_ruleset_details(capsys) -> None:
 def test_ruleset_details_unknown(capsys) -> None:
     assert main(["rulesets", "riichi"]) == 2
     assert "unknown_ruleset" in capsys.readouterr().err
+
+
+# ---- fanshot waits: the same flags as fanshot score, the analysis as text or JSON ---------------------------------
+
+def test_waits_ready_hand_as_text(capsys) -> None:
+    assert main(["waits", "123m456p789s555s1z", "--seat", "2z"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "jipinghu, 13 tiles: ready (shanten 0)"
+    assert "1z       3  1 fan, 2 pts         0 fan, 1 pt" in out
+
+
+def test_waits_not_ready_lists_useful_tiles(capsys) -> None:
+    assert main(["waits", "123m456p789s55s1z2z"]) == 0
+    out = capsys.readouterr().out
+    assert "1 from ready (shanten 1)" in out and "useful (left)  5s×2  1z×3  2z×3" in out
+
+
+def test_waits_fourteen_tiles_every_discard(capsys) -> None:
+    assert main(["waits", "123m456p789s555s1z2z", "--ruleset", "tuidaohu"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "  discard 1z: ready, waits 2z×3" and lines[2] == "      2z: self-draw 0 fan, 1 pt; discard —"
+
+
+def test_waits_json_is_the_analysis(capsys, tmp_path) -> None:
+    request = {"hand": {"concealed": "123m456p789s555s1z", "melds": []}, "context": {"seat_wind": "2z"}}
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    assert main(["waits", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == analyse(request)
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["waits", "123m"], "too_few_tiles"),
+    (["waits", "123m456p789s555s11z", "--winning-tile", "1z"], "bad_request"),
+    (["waits", "123m456p789s555s1z", "--special", "last_tile"], "bad_context"),
+])
+def test_waits_refusals_exit_2(capsys, args, code) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {code}: ")
