@@ -37,6 +37,7 @@ ZOOM_OUT_FILL = 0.2  # the photo's share of the localiser's input in that look
 # right finds measured ≥ 0.74 on close-ups; wrong ones ≤ 0.63 on valid's stretched crops, ≤ 0.3 on clutter.
 ZOOM_OUT_MIN_SHARE = 0.64
 EDGE = 2.0  # px: a box this close to a window's inner edge is a cut tile
+MIN_WINDOW = 64.0  # px: the smallest window read again (a sliver of a box must not make an empty crop)
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def zoom_window(boxes: np.ndarray, width: int, height: int, size: int) -> tuple[
     longer, side = max(width, height), float(np.median(tile_sides(boxes)))
     if side * size / longer >= ZOOM_IN_BELOW:
         return None
-    window = size * side / ZOOM_IN_TARGET
+    window = max(size * side / ZOOM_IN_TARGET, MIN_WINDOW)
     if longer / window < ZOOM_IN_MIN_GAIN:
         return None
     centre = (boxes[:, :2].min(axis=0) + boxes[:, 2:].max(axis=0)) / 2

@@ -41,6 +41,8 @@ def test_the_window_is_centred_on_the_tiles_and_brings_them_to_the_target_size()
     assert x1 <= boxes[:, 0].min() and x2 >= boxes[:, 2].max() and y1 <= boxes[:, 1].min() and y2 >= boxes[:, 3].max()
     side_in_window = np.sqrt(48 * 48 * 1.3) * 416 / max(x2 - x1, y2 - y1)
     assert side_in_window == pytest.approx(ZOOM_IN_TARGET, rel=0.05)
+    sliver = zoom_window(np.array([[500.0, 500, 500.2, 500.2]] * 3), 1600, 1200, 416)
+    assert sliver[2] - sliver[0] >= 64 and sliver[3] - sliver[1] >= 64  # never an empty crop
     corner = zoom_window(row(0, 0, 30, 3), 1600, 1200, 416)  # shifted inside the photo, not past its edge
     assert corner[0] == 0 and corner[1] == 0
 
