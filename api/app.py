@@ -4,7 +4,6 @@ routes through api/dependencies.py), middleware, error handlers (api/errors.py) 
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -26,19 +25,25 @@ from api.game_events import LocalGameEvents, PostgresGameEvents
 from api.game_store import SqlGameStore
 from api.lifecycle import lifespan
 from api.limits import BodyLimit
-from api.metrics import Metrics, RecognitionSlots
+from api.metrics import Metrics
 from api.observability import RequestContext
 from api.routers import analyse, classify, datasets, games, operations, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
+from api.security import Guard, Security
 from api.store import Store
+from api.work import RecognitionPool
 
-MAX_BODY_BYTES = 20 * 1024 * 1024
+MAX_PHOTO_BYTES = 20 * 1024 * 1024
+# Every JSON body: a score request is ~1 KB, a confirmation of 200 tiles echoing their alternatives ~100 KB.
+MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, database_url: str | None = None, images_url: str | None = None,
                s3_endpoint_url: str | None = None, recognize: Recognizer = model_recognizer,
-               name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models) -> FastAPI:
-    """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py)."""
+               name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
+               security: Security | None = None) -> FastAPI:
+    """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py);
+    `security`: the names it answers to and its access token (default: this machine's names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -46,24 +51,24 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.store = Store(data_dir, database_url=database_url, images_url=images_url,
                             s3_endpoint_url=s3_endpoint_url)
     app.state.recognize = recognize
+    app.state.recognition_pool = RecognitionPool()
     app.state.name_tile = name_tile
     app.state.load_models = load_models
     app.state.metrics = Metrics()
+    app.state.recognition_pool = RecognitionPool(metrics=app.state.metrics)
     app.state.stopping = threading.Event()  # set on SIGTERM / SIGINT: event streams end (api/lifecycle.py)
     engine = app.state.store.engine
     app.state.games = SqlGameStore(engine)
     app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
-    # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
-    # and hold more decoded photos in memory, so the rest wait their turn.
-    app.state.recognition_slots = RecognitionSlots(max(1, (os.cpu_count() or 2) // 2), app.state.metrics)
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
+    app.add_middleware(Guard, security=security or Security())
     app.add_middleware(RequestContext, metrics=app.state.metrics)  # added last: outermost, so it times all
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
+    app.include_router(score.router)  # first: the busiest route is matched first
     app.include_router(page.router)
     app.include_router(recognitions.router)
-    app.include_router(score.router)
     app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)

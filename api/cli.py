@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
+# Worker processes build their own app (uvicorn imports the factory in each), so the settings reach them through
+# the environment.
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
+ALLOWED_HOSTS_VARIABLE = "FANSHOT_ALLOWED_HOSTS"
+TOKEN_VARIABLE = "FANSHOT_TOKEN"
+SUPERVISOR_VARIABLE = "FANSHOT_SUPERVISOR_PID"
+PARENT_CHECK_S = 0.5
 # Where the records and photos are, when not under the data directory. The options default to these variables,
-# and `serve` hands them on to its worker processes the same way (uvicorn imports the factory in each).
+# and `serve` hands them on to its worker processes the same way.
 STORAGE_VARIABLES = {"database_url": "FANSHOT_DATABASE_URL", "images_url": "FANSHOT_IMAGES_URL",
                      "s3_endpoint_url": "FANSHOT_S3_ENDPOINT_URL"}
 
@@ -37,6 +46,10 @@ def serve_workers(args: argparse.Namespace) -> int:
     # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
+    os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps(args.allowed_host or [])
+    if args.token:
+        os.environ[TOKEN_VARIABLE] = args.token
     for option, variable in STORAGE_VARIABLES.items():
         if getattr(args, option):
             os.environ[variable] = getattr(args, option)
@@ -51,13 +64,30 @@ def serve_workers(args: argparse.Namespace) -> int:
     return 0
 
 
+def follow_the_supervisor() -> None:
+    """In a worker process (--workers 2 and more): stop when the process that started it is gone, even killed
+    with SIGKILL, which it cannot pass on; orphaned workers would go on serving and hold the port."""
+    supervisor = int(os.environ.get(SUPERVISOR_VARIABLE, os.getpid()))
+    if supervisor == os.getpid():  # one process: it is the server itself
+        return
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(PARENT_CHECK_S)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's own graceful shutdown
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
+
+
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from api.app import create_app
+    from api.security import Security
 
-    return create_app(Path(os.environ[DATA_DIR_VARIABLE]),
+    follow_the_supervisor()
+    security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
+                                   os.environ.get(TOKEN_VARIABLE))
+    return create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security,
                       **{option: os.environ.get(variable) for option, variable in STORAGE_VARIABLES.items()})
-
-
 def db_upgrade(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -87,7 +117,8 @@ def add_storage_options(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("serve", help="serve the web page and the HTTP API")
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (0.0.0.0: every network, e.g. for phones at home)")
     parser.add_argument("--port", type=int, default=8000)
     add_storage_options(parser)
     parser.add_argument("--images-url", default=os.environ.get(STORAGE_VARIABLES["images_url"]),
@@ -100,6 +131,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="log lines as text or as one JSON object each (for log collectors)")
     parser.add_argument("--shutdown-timeout", type=float, default=30, metavar="SECONDS",
                         help="on SIGTERM, how long requests in flight may take to finish (default 30)")
+    parser.add_argument("--allowed-host", action="append", metavar="NAME",
+                        help="a name the server answers to besides localhost and this machine's addresses "
+                             "(e.g. the name a reverse proxy serves it under); repeatable")
+    parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE),
+                        help=f"access token every request must carry (default ${TOKEN_VARIABLE}; unset: none): "
+                             "`Authorization: Bearer TOKEN`, or open the page once as /?token=TOKEN")
     parser.set_defaults(run=serve)
 
     db = subparsers.add_parser("db", help="the records' database").add_subparsers(dest="db_command", required=True)

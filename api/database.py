@@ -29,6 +29,7 @@ recognitions = Table(
     Column("image_file", Text, nullable=False),  # its name in the image store
     Column("media_type", Text, nullable=False),
     Column("result", Text, nullable=False),  # JSON
+    Column("photo_sha256", Text),  # hex; the export keeps one example per photo (none before revision 0003)
 )
 confirmations = Table(
     "confirmations", metadata,

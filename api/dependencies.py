@@ -1,5 +1,5 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer and the slots recognitions wait for."""
+the store, the tile recognizer and the pool recognitions run in."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from fastapi import Depends, Request
 
 from api.game_events import GameEvents
 from api.game_store import GameStore
-from api.metrics import Metrics, RecognitionSlots
+from api.metrics import Metrics
 from api.store import Store
+from api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray], dict[str, Any]]
 TileNamer = Callable[[np.ndarray, list[float]], dict[str, Any]]  # photo, box → {code, confidence, alternatives}
@@ -55,12 +56,12 @@ def recognizer(request: Request) -> Recognizer:
     return request.app.state.recognize
 
 
+def recognition_pool(request: Request) -> RecognitionPool:
+    return request.app.state.recognition_pool
+
+
 def tile_namer(request: Request) -> TileNamer:
     return request.app.state.name_tile
-
-
-def recognition_slots(request: Request) -> RecognitionSlots:
-    return request.app.state.recognition_slots
 
 
 def model_loader(request: Request) -> ModelLoader:
@@ -73,8 +74,8 @@ def metrics(request: Request) -> Metrics:
 
 StoreDep = Annotated[Store, Depends(store)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
+RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
-RecognitionSlotsDep = Annotated[RecognitionSlots, Depends(recognition_slots)]
 MetricsDep = Annotated[Metrics, Depends(metrics)]
 ModelLoaderDep = Annotated[ModelLoader, Depends(model_loader)]
 

@@ -1,9 +1,12 @@
-"""Confirmed photos → a YOLO dataset zip (data.yaml, images/, labels/) that `fanshot dataset import` reads,
-streamed: each photo is read from the image store, added, and its bytes of the zip sent before the next is
-read, so the answer starts at once and nothing but one photo is held, however many there are."""
+"""Confirmed photos → a YOLO dataset zip (data.yaml, train/ and val/ with images/ and labels/) that
+`fanshot dataset` imports. A photo uploaded more than once is exported once, with its latest confirmation; the
+split is by photo, decided by its content hash, so a photo keeps its split as the dataset grows. Streamed: each
+photo is read from the image store, added, and its bytes of the zip sent before the next is read, so the answer
+starts at once and nothing but one photo is held, however many there are."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
 from collections.abc import Iterable, Iterator
@@ -18,6 +21,7 @@ from datasets.classes import CLASS_INDEX, CLASSES
 from datasets.yolo import Box, format_data_yaml, format_labels
 
 EXIF_ORIENTATION = 0x0112
+VAL_SHARE = 0.1  # of the photos, at least one once there are two
 
 
 def yolo_boxes(tiles: Iterable[dict[str, Any]], width: int, height: int) -> tuple[Box, ...]:
@@ -62,19 +66,43 @@ class Outbox(io.RawIOBase):
         return taken
 
 
+def content_hash(example: store.Example, images: ImageStore) -> str:
+    """The photo's SHA-256: stored with it since migration 0003, read from the image store for older photos."""
+    return example.photo_sha256 or hashlib.sha256(stored_photo(example, images)).hexdigest()
+
+
+def stored_photo(example: store.Example, images: ImageStore) -> bytes:
+    photo = images.get(example.image_file)
+    if photo is None:
+        raise FileNotFoundError(f"the image store has no {example.image_file}")
+    return photo
+
+
+def split_by_photo(examples: Iterable[store.Example], images: ImageStore) -> dict[str, list[store.Example]]:
+    """One example per distinct photo (the last of each: examples come oldest confirmation first), split into
+    train and val by content hash; a single photo is a flat dataset (trained and validated on)."""
+    latest = {content_hash(example, images): example for example in examples}
+    if len(latest) < 2:
+        return {"": list(latest.values())}
+    ranked = sorted(latest, key=lambda digest: int(digest[:15], 16))  # a uniform draw per photo
+    val = {digest for digest in ranked if int(digest[:15], 16) < VAL_SHARE * 16**15} or {ranked[0]}
+    return {"train": [latest[digest] for digest in sorted(latest) if digest not in val],
+            "val": [latest[digest] for digest in sorted(val)]}
+
+
 def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> Iterator[bytes]:
     """The zip's bytes, a photo at a time; a photo missing from the image store stops it with FileNotFoundError."""
+    splits = split_by_photo(examples, images)
     outbox = Outbox()
     with zipfile.ZipFile(outbox, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("data.yaml", format_data_yaml(CLASSES, [""]))
-        for example in examples:
-            photo = images.get(example.image_file)
-            if photo is None:
-                raise FileNotFoundError(f"the image store has no {example.image_file}")
-            photo, name = upright_photo(photo, example.image_file)
-            size = example.recognition["image"]
-            boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
-            archive.writestr(f"images/{name}", photo, zipfile.ZIP_STORED)
-            archive.writestr(f"labels/{PurePath(name).stem}.txt", format_labels(boxes))
-            yield outbox.take()
+        archive.writestr("data.yaml", format_data_yaml(CLASSES, splits))
+        for split, chosen in splits.items():
+            folder = f"{split}/" if split else ""
+            for example in chosen:
+                photo, name = upright_photo(stored_photo(example, images), example.image_file)
+                size = example.recognition["image"]
+                boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
+                archive.writestr(f"{folder}images/{name}", photo, zipfile.ZIP_STORED)
+                archive.writestr(f"{folder}labels/{PurePath(name).stem}.txt", format_labels(boxes))
+                yield outbox.take()
     yield outbox.take()  # the central directory

@@ -7,7 +7,6 @@ counts through files in a folder (prometheus_client's multiprocess mode, PROMETH
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 
 from prometheus_client import (
@@ -72,23 +71,3 @@ class Metrics:
         every_worker = CollectorRegistry()
         multiprocess.MultiProcessCollector(every_worker)
         return generate_latest(every_worker)
-
-
-class RecognitionSlots:
-    """At most `size` recognitions (or tile namings) at once; the others wait their turn: the queue depth."""
-
-    def __init__(self, size: int, metrics: Metrics) -> None:
-        self._slots = threading.BoundedSemaphore(size)
-        self._metrics = metrics
-
-    def __enter__(self) -> None:
-        self._metrics.waiting.inc()
-        try:
-            self._slots.acquire()
-        finally:
-            self._metrics.waiting.dec()
-        self._metrics.running.inc()
-
-    def __exit__(self, *exception: object) -> None:
-        self._metrics.running.dec()
-        self._slots.release()

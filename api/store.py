@@ -5,6 +5,7 @@ before its record is committed, and the commit is durable on both databases."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from dataclasses import dataclass
@@ -35,12 +36,37 @@ class Example:
     """A confirmed photo: its name in the image store, the recognition it answers, and the confirmation."""
 
     image_file: str
+    photo_sha256: str | None  # None for a photo stored before revision 0003
     recognition: dict[str, Any]
     confirmation: dict[str, Any]
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def entity_tag(recognition_id: str, confirmation: dict[str, Any] | None) -> str:
+    """The HTTP ETag of a recognition, from its stored confirmation (with `confirmed_at`) or None: it changes
+    exactly when the confirmation does."""
+    state = json.dumps([recognition_id, confirmation], sort_keys=True).encode()
+    return f'"{hashlib.sha256(state).hexdigest()[:32]}"'
+
+
+class PreconditionFailed(Exception):
+    """The confirmation changed since the client read it (its If-Match no longer matches)."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(current)
+        self.current = current
+
+
+def stored_confirmation(confirmed_at: str | None, body: str | None) -> dict[str, Any] | None:
+    return None if body is None else {**json.loads(body), "confirmed_at": confirmed_at}
+
+
+def tags(header: str) -> list[str]:
+    """The entity tags of an If-Match header (`"a", W/"b"`); a weak tag never matches for a write (RFC 9110)."""
+    return [tag.strip() for tag in header.split(",") if not tag.strip().startswith("W/")]
 
 
 class Store:
@@ -72,11 +98,12 @@ class Store:
         stored = {"id": recognition_id, **result}
         with writing(self.engine) as db:
             db.execute(insert(recognitions).values(id=recognition_id, created_at=now(), image_file=image_file,
-                                                   media_type=media_type, result=json.dumps(stored)))
+                                                   media_type=media_type, result=json.dumps(stored),
+                                                   photo_sha256=hashlib.sha256(photo).hexdigest()))
         return stored
 
     def recognition(self, recognition_id: str) -> dict[str, Any] | None:
-        """The recognition result with its `confirmation` (None until confirmed)."""
+        """The recognition result with its `confirmation` (None until confirmed); see entity_tag."""
         with reading(self.engine) as db:
             row = db.execute(select(recognitions.c.result, confirmations.c.confirmed_at, confirmations.c.body)
                              .select_from(recognitions.outerjoin(confirmations))
@@ -84,8 +111,7 @@ class Store:
         if row is None:
             return None
         result, confirmed_at, body = row
-        confirmation = None if body is None else {**json.loads(body), "confirmed_at": confirmed_at}
-        return {**json.loads(result), "confirmation": confirmation}
+        return {**json.loads(result), "confirmation": stored_confirmation(confirmed_at, body)}
 
     def image(self, recognition_id: str) -> tuple[bytes, str] | None:
         """The photo's bytes and media type."""
@@ -97,8 +123,11 @@ class Store:
         data = self.images.get(row.image_file)
         return None if data is None else (data, row.media_type)
 
-    def confirm(self, recognition_id: str, confirmation: dict[str, Any]) -> dict[str, Any] | None:
-        """Store (or replace) the confirmation of a recognition; None if there is no such recognition."""
+    def confirm(self, recognition_id: str, confirmation: dict[str, Any],
+                if_match: str | None = None) -> dict[str, Any] | None:
+        """Store (or replace) the confirmation of a recognition: the stored confirmation (see entity_tag), or None
+        if there is no such recognition. With `if_match` (an ETag, or `*`), raises PreconditionFailed unless the
+        recognition's current ETag matches, checked in the transaction that writes."""
         body = json.dumps(confirmation)
         with writing(self.engine) as db:
             # Lock the recognition first, then read its confirmation in a statement of its own: on PostgreSQL a
@@ -106,8 +135,11 @@ class Store:
             if db.execute(select(recognitions.c.id).where(recognitions.c.id == recognition_id)
                           .with_for_update()).first() is None:
                 return None
-            confirmed = db.execute(select(confirmations.c.recognition_id)
+            confirmed = db.execute(select(confirmations.c.confirmed_at, confirmations.c.body)
                                    .where(confirmations.c.recognition_id == recognition_id)).first()
+            current = entity_tag(recognition_id, None if confirmed is None else stored_confirmation(*confirmed))
+            if if_match is not None and if_match != "*" and current not in tags(if_match):
+                raise PreconditionFailed(current)
             confirmed_at = now()  # under the lock: confirmations are stamped in the order they are stored
             values = {"confirmed_at": confirmed_at, "body": body}
             if confirmed is None:
@@ -115,12 +147,14 @@ class Store:
             else:
                 db.execute(update(confirmations).where(confirmations.c.recognition_id == recognition_id)
                            .values(**values))
-        return {**confirmation, "confirmed_at": confirmed_at}
+        return stored_confirmation(confirmed_at, body)
 
     def examples(self) -> list[Example]:
         """Every confirmed photo, oldest confirmation first."""
         with reading(self.engine) as db:
-            rows = db.execute(select(recognitions.c.image_file, recognitions.c.result, confirmations.c.body)
+            rows = db.execute(select(recognitions.c.image_file, recognitions.c.photo_sha256, recognitions.c.result,
+                                     confirmations.c.body)
                               .select_from(recognitions.join(confirmations))
                               .order_by(confirmations.c.confirmed_at, recognitions.c.id)).all()
-        return [Example(image_file, json.loads(result), json.loads(body)) for image_file, result, body in rows]
+        return [Example(image_file, digest, json.loads(result), json.loads(body))
+                for image_file, digest, result, body in rows]

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -84,8 +85,13 @@ def storage(request: pytest.FixtureRequest) -> dict[str, str]:
 
 @pytest.fixture
 def client(tmp_path: Path, storage: dict[str, str]) -> TestClient:
-    return TestClient(create_app(tmp_path / "data", **storage, recognize=fake_recognize, name_tile=fake_name_tile,
-                                 load_models=fake_load_models))
+    return local_client(create_app(tmp_path / "data", **storage, recognize=fake_recognize,
+                                   name_tile=fake_name_tile, load_models=fake_load_models))
+
+
+def local_client(app: FastAPI, **options: Any) -> TestClient:
+    """A test client that calls the app by a name it answers to (the app refuses TestClient's `testserver`)."""
+    return TestClient(app, base_url="http://localhost", **options)
 
 
 @pytest.fixture

@@ -20,9 +20,14 @@ class CountingImages:
         return jpeg()
 
 
-def test_the_zip_is_sent_a_photo_at_a_time():
+def example(name: str, digest: str | None) -> Example:
     result = {"id": "r", **fake_recognize(np.zeros((480, 640, 3), np.uint8))}
-    examples = [Example(f"r{i}.jpg", result, confirmation_of(result)) for i in range(3)]
+    return Example(name, digest, result, confirmation_of(result))
+
+
+def test_the_zip_is_sent_a_photo_at_a_time():
+    # stored content hashes: r0's falls in val, r1's and r2's in train
+    examples = [example(f"r{i}.jpg", digit * 64) for i, digit in enumerate("089")]
     images = CountingImages()
     stream = yolo_zip_stream(examples, images)
     first = next(stream)
@@ -30,5 +35,13 @@ def test_the_zip_is_sent_a_photo_at_a_time():
     whole = first + b"".join(stream)
     assert images.reads == 3
     names = zipfile.ZipFile(io.BytesIO(whole)).namelist()
-    assert names == ["data.yaml", *(f"{folder}/r{i}.{ext}" for i in range(3)
+    assert names == ["data.yaml", *(f"{split}/{folder}/r{i}.{ext}"
+                                    for split, i in (("train", 1), ("train", 2), ("val", 0))
                                     for folder, ext in (("images", "jpg"), ("labels", "txt")))]
+
+
+def test_photos_stored_before_their_hash_was_are_hashed_from_the_image_store():
+    images = CountingImages()  # the same photo every time: one example
+    names = zipfile.ZipFile(io.BytesIO(b"".join(yolo_zip_stream([example(f"r{i}.jpg", None) for i in range(3)],
+                                                                  images)))).namelist()
+    assert names == ["data.yaml", "images/r2.jpg", "labels/r2.txt"] and images.reads == 4

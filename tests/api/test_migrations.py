@@ -9,13 +9,12 @@ from contextlib import closing
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 from api.app import create_app
 from api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
 from fanshot.cli import main
-from tests.api.conftest import fake_load_models, fake_recognize
+from tests.api.conftest import fake_load_models, fake_recognize, local_client
 
 # The schema as the releases before migrations made it (api/store.py and api/game_store.py of commit 888c420).
 PREVIOUS_SCHEMA = """
@@ -47,7 +46,7 @@ def previous_release_data(data_dir):
 
 
 def app_on(data_dir, **storage):
-    return TestClient(create_app(data_dir, **storage, recognize=fake_recognize, load_models=fake_load_models))
+    return local_client(create_app(data_dir, **storage, recognize=fake_recognize, load_models=fake_load_models))
 
 
 def confirmations_indexes(url: str) -> list[str]:

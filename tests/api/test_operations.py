@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.metrics import RecognitionSlots
-from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg
+from api.work import RecognitionPool
+from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 
 SCORE = {"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}
@@ -64,8 +64,8 @@ def test_queue_depth_counts_recognitions_waiting_for_a_slot(tmp_path):
         return fake_recognize(image)
 
     app = create_app(tmp_path, recognize=slow_recognize, name_tile=fake_name_tile, load_models=fake_load_models)
-    app.state.recognition_slots = RecognitionSlots(1, app.state.metrics)
-    with TestClient(app) as client:
+    app.state.recognition_pool = RecognitionPool(workers=1, metrics=app.state.metrics)
+    with local_client(app) as client:
         uploads = [threading.Thread(target=client.post, args=("/v1/recognitions",),
                                     kwargs={"files": {"photo": ("hand.jpg", jpeg(), "image/jpeg")}})
                    for _ in range(3)]
@@ -96,7 +96,7 @@ def test_not_ready_names_each_part_that_fails(tmp_path):
     (tmp_path / "fanshot.sqlite3").unlink()
     (tmp_path / "fanshot.sqlite3").mkdir()  # a database that cannot be opened
     app.state.store.engine.dispose()  # by new connections
-    answer = TestClient(app).get("/readyz")
+    answer = local_client(app).get("/readyz")
     assert answer.status_code == 503
     assert [error["code"] for error in answer.json()["errors"]] == [
         "models_unavailable", "database_unavailable", "images_unavailable"]
@@ -116,7 +116,7 @@ def test_every_answer_has_a_request_id_even_an_internal_error(tmp_path):
     def broken(image):
         raise RuntimeError("boom")
 
-    client = TestClient(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
+    client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
                         raise_server_exceptions=False)
     answer = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")},
                          headers={"X-Request-ID": "req-42"})
