@@ -22,6 +22,8 @@ DEFAULT_CONF = 0.3  # localiser score threshold for a vision.json that names non
 NMS_IOU = 0.5
 ALTERNATIVES = 3
 THREADS = 2
+# The class an adapted classifier (`fanshot adapt`) gives a box that holds no tile of the user's set: dropped.
+NOT_A_TILE = "none"
 
 
 @dataclass(frozen=True)
@@ -35,11 +37,13 @@ class Models:
     codes: list[str]
 
 
-def _session(path: Path) -> ort.InferenceSession:
+def session(model: Path | bytes) -> ort.InferenceSession:
+    """A CPU session of an ONNX file or serialised model."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(str(model) if isinstance(model, Path) else model, options,
+                                providers=["CPUExecutionProvider"])
 
 
 @cache
@@ -47,8 +51,8 @@ def load_models(models_dir: Path = MODELS_DIR) -> Models:
     """Both ONNX sessions and their metadata from `models_dir/vision.json`, loaded once per process."""
     meta = json.loads((models_dir / "vision.json").read_text(encoding="utf-8"))
     loc, cls = meta["localiser"], meta["classifier"]
-    return Models(_session(models_dir / loc["file"]), loc["imgsz"], loc["classes"], loc.get("conf", DEFAULT_CONF),
-                  _session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
+    return Models(session(models_dir / loc["file"]), loc["imgsz"], loc["classes"], loc.get("conf", DEFAULT_CONF),
+                  session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
 
 
 def to_tensor(images: np.ndarray) -> np.ndarray:
@@ -76,13 +80,24 @@ def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray
     return session.run(None, {session.get_inputs()[0].name: to_tensor(crops)})[0]
 
 
+def drop_non_tiles(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray,
+                   codes: list[str]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
+    """Leave out the faces an adapted classifier names `NOT_A_TILE` (a base classifier has no such class)."""
+    if NOT_A_TILE not in codes or not len(boxes):
+        return boxes, scores, kinds, probs
+    keep = np.array([kind == BACK or codes[int(np.argmax(p))] != NOT_A_TILE for kind, p in zip(kinds, probs,
+                                                                                               strict=True)])
+    return boxes[keep], scores[keep], [kind for kind, k in zip(kinds, keep, strict=True) if k], probs[keep]
+
+
 def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: list[str]) -> dict:
     """One result tile. A face: confidence = P(tile) × P(code | tile), alternatives = the next codes.
     A back has no code to rank."""
     entry = {"box": [round(float(v), 1) for v in box], "code": BACK, "confidence": round(float(score), 4),
              "alternatives": []}
     if kind != BACK:
-        best, *others = np.argsort(-p)[:ALTERNATIVES + 1]
+        ranked = [i for i in np.argsort(-p) if codes[i] != NOT_A_TILE]
+        best, *others = ranked[:ALTERNATIVES + 1]
         entry.update(code=codes[best], confidence=round(float(score * p[best]), 4),
                      alternatives=[{"code": codes[i], "p": round(float(p[i]), 4)} for i in others])
     return entry
@@ -98,6 +113,7 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
     located = time.perf_counter()
     probs = classify(image, boxes, models)
     classified = time.perf_counter()
+    boxes, scores, kinds, probs = drop_non_tiles(boxes, scores, kinds, probs, models.codes)
     tiles = [tile_entry(*tile, models.codes) for tile in zip(boxes, scores, kinds, probs, strict=True)]
     codes = [tile["code"] for tile in tiles]
     groups = group_tiles(boxes, codes)
