@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from pathlib import Path
 
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
@@ -12,6 +13,9 @@ DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    # `fanshot` restores SIGPIPE's default action for quiet `| head`; a server must instead survive every client
+    # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # Worker processes build their own app (uvicorn imports the factory in each), so the data directory
     # reaches them through the environment.
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from scoring.tiles import DETECTOR_CLASSES
 
@@ -83,6 +83,15 @@ class Fan(BaseModel):
     zh: str
     en: str
     fan: Number
+    kind: str = Field(description="the rule-set table it comes from: hands, extras, specials, bonuses, floors, "
+                      "fixed_points")
+
+
+class PerPayerParts(BaseModel):
+    hand: Number = Field(description="the hand: points x unit (qianggang: x the chicken stake)")
+    horses: Number = Field(description="the hand once more for each horse on the winner")
+    flowers: Number = Field(description="qianggang: the flower stake per flower")
+    kongs: Number = Field(description="qianggang: the kong stake per kong of the winner")
 
 
 class ScoreResponse(BaseModel):
@@ -93,7 +102,10 @@ class ScoreResponse(BaseModel):
     fan_total: Number
     capped: bool
     limit: bool
-    points: Number
+    points: Number = Field(description="the hand's value in points, 2^fan_total (or a fixed value such as 满鬼)")
+    stake: dict[str, Number] = Field(description="unit and fee in force; qianggang adds flower, kong and chicken")
+    per_payer: Number = Field(description="what each paying player owes the winner: the sum of per_payer_parts")
+    per_payer_parts: PerPayerParts
     payments: dict[str, Number] = Field(description="seat code → signed amount; sums to zero")
     decomposition: Any
     warnings: list[Any]
@@ -121,11 +133,45 @@ class LabelledTile(BaseModel):
     box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
 
 
+class PlacedMeld(BaseModel):
+    kind: Literal["chow", "pung", "kong"]
+    tiles: list[int] = Field(description="indices into the tiles")
+    concealed: bool | None = None
+    added: bool | None = None
+    fed_by: str | None = None
+    face: TileCode | None = Field(None, description="a concealed kong shown as four backs: the tile it is of")
+
+
+class HandTiles(BaseModel):
+    """Which tiles make up the hand, by index into the tiles listed beside it; `loose`: tiles in the photo
+    that are not part of the hand."""
+
+    concealed: list[int] = []
+    melds: list[PlacedMeld] = []
+    flowers: list[int] = []
+    loose: list[int] = []
+
+    def indices(self) -> list[int]:
+        return self.concealed + self.flowers + self.loose + [i for meld in self.melds for i in meld.tiles]
+
+
 class Confirmation(BaseModel):
-    """The corrected reading of a photo: each visible tile with its box (the training labels); the hand."""
+    """The corrected reading of a photo: each visible tile with its box (the training labels); the hand; and,
+    optionally, where each tile sits in the hand and how the hand was won, so the page can restore its work."""
 
     tiles: list[LabelledTile] = Field(max_length=200)
     hand: Hand
+    hand_tiles: HandTiles | None = Field(None, description="the hand's tiles by index into `tiles`")
+    ruleset: str | None = None
+    options: dict[str, bool | int | float | str] | None = None
+    context: Context | None = Field(None, description="the score request's context the player chose")
+
+    @model_validator(mode="after")
+    def placed_tiles_exist_once(self) -> Confirmation:
+        placed = self.hand_tiles.indices() if self.hand_tiles else []
+        if any(not 0 <= index < len(self.tiles) for index in placed) or len(set(placed)) < len(placed):
+            raise ValueError("hand_tiles must name each of the tiles at most once, by its index in tiles")
+        return self
 
 
 class StoredConfirmation(Confirmation):
@@ -139,6 +185,8 @@ class Recognition(BaseModel):
     tiles: list[DetectedTile]
     groups: list[Any]
     hand: Any = Field(description="a proposed score-request `hand`")
+    hand_tiles: HandTiles | None = Field(None, description="the proposed hand by detection index; `loose`: "
+                                         "detections that are not part of it")
     suggestions: list[Any]
     timing_ms: Any
     confirmation: StoredConfirmation | None = Field(None, description="set once the reading is confirmed")
@@ -158,3 +206,19 @@ class RulesetDetails(RulesetSummary):
 
 class Health(BaseModel):
     status: Literal["ok"]
+
+
+class ClassifyRequest(Strict):
+    box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
+
+
+class NamedTile(BaseModel):
+    code: str
+    confidence: float
+    alternatives: list[Any] = Field(description="the next most likely codes with probabilities")
+
+
+class TileName(BaseModel):
+    code: str
+    zh: str
+    en: str

@@ -16,6 +16,7 @@ from scoring.tiles import parse
 
 # A meld in hand notation: [555s] exposed, [7777z@3z] claimed from 3z, [2222s+] added kong, (1111p) concealed kong.
 MELD_NOTATION = re.compile(r"\[(?P<open>[^\]@+]+)(?P<added>\+)?(?:@(?P<fed>\w+))?\]|\((?P<closed>[^)]+)\)")
+STAKE_NUMBERS = ("flower", "kong", "chicken")  # qianggang's "1 2 3" (seed 003), in the seed's order
 HAND_HELP = ("tiles in compact notation, standing tiles first (winning tile included), then melds: "
              "[555s] exposed pung or chow, [7777z@3z] exposed kong claimed from 3z, [2222s+] added kong, "
              "(1111p) concealed kong")
@@ -53,6 +54,8 @@ def request_from_args(args: argparse.Namespace) -> dict[str, Any]:
         if getattr(args, key) is not None:
             context[key] = getattr(args, key)
     context["stake"] = {"unit": args.unit, "fee": args.fee}
+    if args.stake:
+        context["stake"].update(zip(STAKE_NUMBERS, args.stake, strict=True))
     return {"ruleset": args.ruleset, "options": _options(args.option or []), "hand": hand, "context": context}
 
 
@@ -82,8 +85,14 @@ def render_table(response: dict[str, Any]) -> str:
         lines.append(f"  {item['zh']:<6}\u3000{item['en']:<{width}}  {item['fan']:>3}  ({item['kind']})")
     flags = [flag for flag in ("capped", "limit") if response[flag]]
     lines += ["", f"  fan total {response['fan_total']}" + (f" ({', '.join(flags)})" if flags else ""),
-              f"  points    {response['points']} per paying player",
-              "  payments  " + "  ".join(f"{seat} {amount:+,}" for seat, amount in response["payments"].items())]
+              f"  points    {response['points']} per paying player"]
+    stake = response["stake"]
+    if "chicken" in stake:
+        lines.append("  stake     " + " / ".join(f"{key} {stake[key]:,}" for key in STAKE_NUMBERS))
+    parts = [f"{name} {amount:,}" for name, amount in response["per_payer_parts"].items() if amount]
+    if len(parts) > 1 or response["per_payer"] != response["points"]:  # money that differs from the points
+        lines.append(f"  per payer {response['per_payer']:,} = " + " + ".join(parts))
+    lines.append("  payments  " + "  ".join(f"{seat} {amount:+,}" for seat, amount in response["payments"].items()))
     if response["liable"]:
         lines.append(f"  liable    {response['liable']} pays for all three (包)")
     lines += [f"  warning   {w}" for w in response["warnings"]]
@@ -167,6 +176,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--horses", help="horse tiles drawn, e.g. 15m2z")
     parser.add_argument("--unit", type=float, default=1, help="stake amount per point")
     parser.add_argument("--fee", type=float, default=0, help="fee charged to every seat")
+    parser.add_argument("--stake", type=float, nargs=3, metavar=("FLOWER", "KONG", "CHICKEN"),
+                        help="qianggang's three stake numbers, e.g. --stake 1 2 3")
     parser.set_defaults(run=run_score)
 
     listing = subparsers.add_parser("rulesets", help="list rule sets and their options")

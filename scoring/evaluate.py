@@ -24,7 +24,8 @@ class Evaluation(NamedTuple):
     fan_total: int
     capped: bool  # the within-cap total was clamped to the cap
     limit: bool  # a special hand (beyond the cap) or a fixed-points win decided the value
-    points: float  # the hand's value per paying player, before horses and kongs
+    points: float  # the hand's value per paying player in points (2**fan, or the fixed points), before horses,
+    # flowers and kongs; scoring.settle turns it into money
 
     @property
     def rank(self) -> tuple[float, int]:
@@ -43,7 +44,7 @@ def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     return {pid: n for pid, n in found.items() if pid not in excluded}
 
 
-def evaluate(ruleset: Ruleset, situation: Situation, flowers: int) -> Evaluation:
+def evaluate(ruleset: Ruleset, situation: Situation) -> Evaluation:
     applying = _applying(ruleset, situation)
     valued = [(table, pid, value) for table, pid, value in ruleset.entries if pid in applying]
 
@@ -75,11 +76,4 @@ def evaluate(ruleset: Ruleset, situation: Situation, flowers: int) -> Evaluation
     if floors and (floor := max(floors, key=lambda item: item.fan)).fan > total:
         items.append(floor)  # listed only when it raises the hand: the items then explain the total
         total = floor.fan
-    return Evaluation(tuple(items), total, capped, limit, _points(ruleset, situation, total, flowers))
-
-
-def _points(ruleset: Ruleset, situation: Situation, total: int, flowers: int) -> float:
-    if ruleset.points == "multiple":
-        stake = situation.context.stake
-        return stake.chicken * total + stake.flower * flowers
-    return 2 ** total
+    return Evaluation(tuple(items), total, capped, limit, 2 ** total)

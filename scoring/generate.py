@@ -11,7 +11,8 @@ terminals (pungs of 1s and 9s, with or without honours), big_winds, little_winds
 nine_gates, thirteen_orphans. It is then shaped by what the rule set's data file allows: exposed chows only with
 `chow`, discard wins only with `discard_win` (else only 抢杠), 七对 only with `seven_pairs`, flowers with `flowers`,
 horses (the right count) with `horses`, ghosts (modes white / flip / flip2) where the rule set scores `no_ghost`.
-A rule set whose `min_fan` is above 0 gets `options: {"min_fan": 0}`, so that every hand may win. Never more than
+A rule set whose `min_fan` is above 0 gets `options: {"min_fan": 0}`, so that every hand may win; a 一炮三响 where
+the rule set plays 截胡 gets `options: {"multi_win": true}`. Never more than
 four copies of a tile across the hand and the horses. Special wins come only in contexts scoring/validate.py accepts.
 
 Request shape: `hand` always has `concealed` (canonical order), `melds` (a list, in claim order; exposed melds
@@ -103,6 +104,8 @@ def _attempt(rng: random.Random, ruleset: rules.Ruleset, kind: str) -> dict | No
     concealed = rest + [i for group in standing for i in _indices(group)]
     options, ghosts, named_ghosts = _ghosts(rng, ruleset, concealed, counts, melds)
     context, winning = _win(rng, opts, seat, melds, concealed, ghosts, counts)
+    if context["special"] == ["multi_win"] and not opts["multi_win"]:
+        options["multi_win"] = True  # a table that plays 截胡 (qianggang) allows it with the option
     hand: dict[str, Any] = {"concealed": _notation(concealed), "melds": melds,
                             "winning_tile": t.PLAYING_TILES[winning]}
     flowers = rng.sample(t.FLOWER_TILES, rng.choice((0, 0, 1, 1, 2, 3, 4))) if opts["flowers"] else []
@@ -218,7 +221,7 @@ def _horses(rng: random.Random, counts: Counter, n: int, robbed: set[int]) -> st
 
 
 def _stake(rng: random.Random, ruleset: rules.Ruleset) -> dict[str, int]:
-    stake = dict(rng.choice(STAKES)) if ruleset.points == "multiple" else {}
+    stake = dict(rng.choice(STAKES)) if ruleset.points == "stakes" else {}
     if rng.random() < 0.2:
         stake["unit"] = rng.choice((2, 600))
     if rng.random() < 0.2:

@@ -1,11 +1,13 @@
 """Rule sets as validated data: `scoring/rulesets/*.toml`, with per-request option overrides.
 
-A rule set file has `name`, `zh`, `en`, `points` ("doubling": 2**fan, or "multiple": a multiple of the chicken
-stake), an `[options]` table, and value tables that name scoring patterns (see scoring.patterns):
+A rule set file has `name`, `zh`, `en`, `points` (the money model, see scoring.settle: "doubling", 2**fan points
+of stake.unit; "stakes", 2**fan chicken stakes plus the flower and kong stakes), an `[options]` table, and value
+tables that name scoring patterns (see scoring.patterns):
 - `hands`: within-cap hand types, additive; `extras`: added only with a within-cap type; both clamped to `cap`;
 - `specials`: beyond the cap, the single highest applies and it replaces hands and extras;
 - `bonuses`: added to whatever applies; `floors`: special wins, the total counts as at least this;
-- `fixed_points`: an instant win worth exactly these points; `kongs`: kong payments (see scoring.settle).
+- `fixed_points`: an instant win worth exactly these points; `kongs`: kong payments (see scoring.settle);
+- `rotation`: who deals the next hand of a game (see scoring.rounds).
 Requests may override any option, and any value in those tables through `options.fans`.
 """
 
@@ -22,11 +24,12 @@ from typing import Any
 
 from scoring.errors import ScoringError
 from scoring.patterns import PATTERNS, Situation
+from scoring.rounds import DEALER_STAYS, ROTATION_CHOICES, Rotation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
-KONG_PAYERS = ("each", "discarder")
-POINTS_MODELS = ("doubling", "multiple")
+KONG_PAYERS = ("each", "discarder", "payer")  # payer: added to what each payer of the hand pays
+POINTS_MODELS = ("doubling", "stakes")
 GHOST_MODES = {"none": 0, "white": 1, "flip": 1, "flip2": 2}  # mode -> number of ghost tiles named
 MAX_FAN = 64  # bounds every fan value and cap: 2**64 points stay a finite number
 # Every option a rule set may have: its type and, where limited, the values allowed (cap -1: no cap).
@@ -46,7 +49,8 @@ OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
     "horses": (bool, None),
     "horses_with_ghost": (int, range(2, 21)),
     "horses_without_ghost": (int, range(2, 21)),
-    "horse_dragons": (str, ("rules", "seed")),
+    "horse_dragons": (str, ("seed", "red_dealer")),
+    "multi_win": (bool, None),
 }
 CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 
@@ -60,6 +64,7 @@ class Ruleset:
     options: MappingProxyType
     values: MappingProxyType  # table name -> {pattern id -> int}, cap-relative values resolved
     kongs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    rotation: Rotation = DEALER_STAYS
 
     def table(self, name: str) -> dict[str, int]:
         return self.values.get(name, {})
@@ -91,6 +96,7 @@ class Ruleset:
             "options": dict(self.options),
             "fans": {table: dict(values) for table, values in self.values.items()},
             "kongs": {kind: dict(payers) for kind, payers in self.kongs.items()},
+            "rotation": {"win": self.rotation.win, "draw": self.rotation.draw},
         }
 
 
@@ -135,7 +141,7 @@ def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
     kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}
     return Ruleset(name=raw["name"], zh=raw["zh"], en=raw["en"], points=raw["points"],
                    options=MappingProxyType(options), values=MappingProxyType(values),
-                   kongs=MappingProxyType(kongs))
+                   kongs=MappingProxyType(kongs), rotation=Rotation(**raw.get("rotation", {})))
 
 
 def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -197,7 +203,7 @@ def _problems(check: Any, *args: Any) -> list[str]:
 
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
-    known = {"name", "zh", "en", "points", "options", "kongs", *VALUE_TABLES}
+    known = {"name", "zh", "en", "points", "options", "kongs", "rotation", *VALUE_TABLES}
     problems = [f"unknown key {key!r}" for key in raw if key not in known]
     problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
     if raw.get("name") != name:
@@ -216,5 +222,10 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
             problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
         problems += [f"kongs.{kind}.{payer}: units must be a number >= 0" for payer, units in payers.items()
                      if type(units) not in (int, float) or units < 0]
+    for key, value in raw.get("rotation", {}).items():
+        if key not in ROTATION_CHOICES:
+            problems.append(f"rotation.{key}: unknown; the keys are {list(ROTATION_CHOICES)}")
+        elif value not in ROTATION_CHOICES[key]:
+            problems.append(f"rotation.{key}: {value!r} is not one of {ROTATION_CHOICES[key]}")
     if problems:
         raise ValueError(f"rule set file {name}.toml: " + "; ".join(problems))

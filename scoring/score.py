@@ -50,7 +50,7 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     if not found:
         raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
                            f"no winning shape under {ruleset.name}")
-    scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held), len(hand.flowers)))
+    scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
     return max(scored, key=lambda pair: pair[1].rank)
 
@@ -87,16 +87,25 @@ def score(request: Any) -> dict[str, Any]:
         "capped": evaluation.capped,
         "limit": evaluation.limit,
         "points": tidy(evaluation.points),
+        "stake": _stake_in_force(ruleset, context),
         "per_payer": settlement.per_payer,
+        "per_payer_parts": settlement.parts,
         "payments": settlement.payments,
         "fees": settlement.fees,
         "kong_payments": settlement.kong_payments,
         "liable": settlement.liable,
         "horses": None if context.horses is None else {"tiles": t.to_string(context.horses),
                                                         "hits": settlement.horse_hits},
+        "ghosts": t.to_string(ghosts),
         "decomposition": arrangement.describe(),
         "warnings": _warnings(ruleset, context),
     }
+
+
+def _stake_in_force(ruleset: rules.Ruleset, context: WinContext) -> dict[str, float]:
+    """unit and fee; the `stakes` model adds its three stake numbers (flower, kong, chicken)."""
+    keys = ("unit", "fee", "flower", "kong", "chicken") if ruleset.points == "stakes" else ("unit", "fee")
+    return {key: tidy(getattr(context.stake, key)) for key in keys}
 
 
 def _expected_horses(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> int | None:

@@ -8,24 +8,25 @@ from scoring import tiles as t
 from scoring.hand import Hand, Meld, WinContext
 from scoring.rules import Ruleset
 
-# A horse names a seat counted from the dealer: 1 5 9 东 -> dealer, 2 6 南 -> next, 3 7 西 -> opposite,
-# 4 8 北 -> previous. The dragons differ between the sources, so the rule sets choose (option horse_dragons):
-# RULES.md: 中 -> dealer, 發 -> next, 白 -> opposite; seed 000 (星辰): 中 -> next, 發 -> opposite, 白 -> previous.
+# A horse names a seat counted from the dealer (seed 000, verbatim: 庄家 1、5、9、东风; 下家 2、6、南风、红中;
+# 对家 3、7、西风、发财; 上家 4、8、北风、白板). Option horse_dragons "red_dealer" is the house reading that counts 中
+# with 1 5 9 (發 next, 白 opposite).
 WIND_HORSE_OFFSETS = {"1z": 0, "2z": 1, "3z": 2, "4z": 3}
-DRAGON_HORSE_OFFSETS = {"rules": {"7z": 0, "6z": 1, "5z": 2}, "seed": {"7z": 1, "6z": 2, "5z": 3}}
+DRAGON_HORSE_OFFSETS = {"seed": {"7z": 1, "6z": 2, "5z": 3}, "red_dealer": {"7z": 0, "6z": 1, "5z": 2}}
 
 
 @dataclass
 class Settlement:
     payments: dict[str, float]
-    per_payer: float  # the hand's amount per paying player, horses included, in stake money
+    per_payer: float  # what each paying player owes the winner, in money: the sum of `parts`
+    parts: dict[str, float]  # per_payer by source: hand, horses, flowers, kongs
     horse_hits: int | None
     liable: str | None
     kong_payments: dict[str, float] = field(default_factory=dict)
     fees: dict[str, float] = field(default_factory=dict)
 
 
-def horse_offset(code: str, dragons: str = "rules") -> int:
+def horse_offset(code: str, dragons: str = "seed") -> int:
     if code in WIND_HORSE_OFFSETS:
         return WIND_HORSE_OFFSETS[code]
     if t.is_honour(code):
@@ -33,7 +34,7 @@ def horse_offset(code: str, dragons: str = "rules") -> int:
     return (t.rank(code) - 1) % 4
 
 
-def horse_hits(horses: tuple[str, ...], winner: str, dragons: str = "rules") -> int:
+def horse_hits(horses: tuple[str, ...], winner: str, dragons: str = "seed") -> int:
     """Horses that name the winner's seat (offset from the dealer, who sits at 1z)."""
     return sum(1 for code in horses if horse_offset(code, dragons) == t.SEATS.index(winner))
 
@@ -91,35 +92,64 @@ def _hand_payments(ruleset: Ruleset, context: WinContext, amount: float, liable:
     return shares
 
 
+def _kong_kind(meld: Meld) -> str:
+    return "concealed" if meld.concealed else "added" if meld.added else "fed"
+
+
 def _kong_payments(ruleset: Ruleset, hand: Hand, context: WinContext, money: float) -> dict[str, float]:
-    """Payers of the winner's kongs: seat -> amount (kong units x stake money)."""
+    """Kongs paid apart from the hand (`each` other player, the `discarder`): seat -> kong units x money."""
     owed: dict[str, float] = {}
     for meld in hand.melds:
         if meld.kind != "kong":
             continue
-        kind = "concealed" if meld.concealed else "added" if meld.added else "fed"
-        for payer, units in ruleset.kongs.get(kind, {}).items():
-            seats = others(context.seat_wind) if payer == "each" else [meld.fed_by]
+        for payer, units in ruleset.kongs.get(_kong_kind(meld), {}).items():
+            seats = others(context.seat_wind) if payer == "each" else [meld.fed_by] if payer == "discarder" else []
             for seat in seats:
                 owed[seat] = owed.get(seat, 0) + units * money
     return owed
+
+
+def _kong_units_per_payer(ruleset: Ruleset, hand: Hand) -> float:
+    """Kong units that ride on the hand (`payer`): whoever pays the hand pays them too."""
+    return sum(ruleset.kongs.get(_kong_kind(m), {}).get("payer", 0) for m in hand.melds if m.kind == "kong")
+
+
+def _kong_money(ruleset: Ruleset, context: WinContext) -> float:
+    """Money per kong unit: the kong stake in the `stakes` model, else the stake unit."""
+    return context.stake.unit * (context.stake.kong if ruleset.points == "stakes" else 1)
+
+
+def per_payer_parts(ruleset: Ruleset, hand: Hand, context: WinContext, points: float,
+                    hits: int | None) -> dict[str, float]:
+    """What each payer of the hand owes, by source: the hand (points x unit, x the chicken stake in the `stakes`
+    model), once more per horse on the winner, the flower stake per flower, the kong units that ride on the hand
+    (RULES.md rule set 4). The chicken stake is 1 and the flower stake 0 outside the `stakes` model (validate)."""
+    stake = context.stake
+    hand_part = points * stake.unit * stake.chicken
+    return {
+        "hand": hand_part,
+        "horses": hand_part * (hits or 0),
+        "flowers": stake.flower * stake.unit * len(hand.flowers),
+        "kongs": _kong_money(ruleset, context) * _kong_units_per_payer(ruleset, hand),
+    }
 
 
 def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> Settlement:
     stake = context.stake
     hits = None if context.horses is None else \
         horse_hits(context.horses, context.seat_wind, ruleset.options["horse_dragons"])
-    per_payer = points * stake.unit * (1 + (hits or 0))
+    parts = per_payer_parts(ruleset, hand, context, points, hits)
+    per_payer = sum(parts.values())
     liable = liable_seat(ruleset, hand, context)
-    kong_money = stake.unit * (stake.kong if ruleset.points == "multiple" else 1)
-    kongs = _kong_payments(ruleset, hand, context, kong_money)
+    kongs = _kong_payments(ruleset, hand, context, _kong_money(ruleset, context))
     payments = dict.fromkeys(t.SEATS, 0.0)
     for payer, amount in (*_hand_payments(ruleset, context, per_payer, liable).items(), *kongs.items()):
         payments[payer] -= amount
         payments[context.seat_wind] += amount
     for seat in t.SEATS:
         payments[seat] -= stake.fee
-    return Settlement({s: tidy(v) for s, v in payments.items()}, tidy(per_payer), hits, liable,
+    return Settlement({s: tidy(v) for s, v in payments.items()}, tidy(per_payer),
+                      {key: tidy(v) for key, v in parts.items()}, hits, liable,
                       {s: tidy(v) for s, v in kongs.items()}, dict.fromkeys(t.SEATS, tidy(float(stake.fee))))
 
 

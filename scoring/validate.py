@@ -13,20 +13,20 @@ HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
 
 
 def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
-    """The ghost tiles in force: named by the context, or 白 for the `white` mode."""
+    """The ghost tiles in force (RULES.md rule set 2): the tiles the context names, whatever the mode (naming them is
+    enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
     mode = ruleset.options["ghosts"]
-    if mode == "none":
-        if context.ghosts:
-            raise ScoringError("not_allowed", f"context.ghosts: rule set {ruleset.name} plays without ghosts "
-                               "(options.ghosts is 'none')")
-        return ()
-    ghosts = context.ghosts or (("5z",) if mode == "white" else ())
-    if mode == "white" and ghosts != ("5z",):
-        raise ScoringError("bad_context", "context.ghosts: in 'white' mode the ghost is 5z (白板)")
-    if len(set(ghosts)) != GHOST_MODES[mode]:
-        raise ScoringError("bad_context", f"context.ghosts: '{mode}' mode names {GHOST_MODES[mode]} distinct ghost "
-                           f"tile(s), got {t.to_string(ghosts) or 'none'}")
-    return ghosts
+    named = tuple(dict.fromkeys(context.ghosts))  # a tile named twice is one ghost
+    if mode == "white":
+        if named not in ((), ("5z",)):
+            raise ScoringError("bad_context", "context.ghosts: in 'white' mode the ghost is 5z (白板)")
+        return ("5z",)
+    allowed = range(max(GHOST_MODES.values()) + 1) if mode == "none" else (GHOST_MODES[mode],)
+    if len(named) not in allowed:
+        wanted = f"at most {allowed[-1]}" if mode == "none" else f"{allowed[0]}"
+        raise ScoringError("bad_context", f"context.ghosts: '{mode}' mode names {wanted} distinct ghost tile(s), "
+                           f"got {t.to_string(named) or 'none'}")
+    return named
 
 
 def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
@@ -89,13 +89,16 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
     for name, wins in (("last_tile", "self_draw"), ("multi_win", "discard")):
         if name in special and context.win != wins:
             raise ScoringError("bad_context", f"{name}: only with win '{wins}'")
+    if "multi_win" in special and not ruleset.options["multi_win"]:
+        raise ScoringError("not_allowed", f"multi_win 一炮多响: rule set {ruleset.name} plays 截胡, only the biggest "
+                           "hand wins on one discard (set options.multi_win to allow several winners)")
     _check_first_turn_wins(hand, context)
     if context.liable == winner:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
     unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(NO_STAKE, key)]
-    if unused and ruleset.points != "multiple":
+    if unused and ruleset.points != "stakes":
         raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
                            "the flower/kong/chicken stake numbers belong to qianggang")
     if context.horses is not None and not ruleset.options["horses"]:

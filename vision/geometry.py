@@ -21,7 +21,8 @@ def letterbox(image: np.ndarray, size: int) -> Letterbox:
     """Resize keeping the aspect ratio so the long side is `size`, centred on a size×size grey square."""
     height, width = image.shape[:2]
     scale = min(size / height, size / width)
-    new_w, new_h = round(width * scale), round(height * scale)
+    # At least one pixel: the short side of a long thin image (1×5000) would otherwise round to none.
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     left, top = (size - new_w) // 2, (size - new_h) // 2
     canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
     canvas[top:top + new_h, left:left + new_w] = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)

@@ -129,8 +129,11 @@ def peel_melds(group: list[int], codes: Sequence[str], boxes: np.ndarray, others
 
 def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
     """Groups in reading order: `{kind, tiles}`; flowers (wherever they lie) form one `flowers` group; the
-    standing hand is the largest group that is not a run of melds (its pair rules that out), the rest are
-    `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes)."""
+    standing hand is the largest group that is not a run of melds (its pair rules that out), the others are
+    `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes). Tiles
+    that are no part of the hand lie in `loose` groups: groups that form no meld (unless the hand is short of
+    exactly their tiles: a misread meld), and the melds farthest from the standing tiles while the hand would
+    hold more tiles than a winning hand."""
     if not len(codes):
         return []
     boxes = straighten(boxes)
@@ -146,15 +149,37 @@ def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
             hand, *laid_on = peel_melds(group, codes, boxes, elsewhere)
             groups += [{"kind": "concealed", "tiles": hand}] + [{"kind": "meld", "tiles": m} for m in laid_on]
         else:
-            groups += [{"kind": "meld", "tiles": meld} for meld in melds[n] or [group]]
-    return groups + ([{"kind": "flowers", "tiles": flowers}] if flowers else [])
+            kind = "meld" if melds[n] else "unformed"
+            groups += [{"kind": kind, "tiles": meld} for meld in melds[n] or [group]]
+    return set_loose_tiles_apart(groups, boxes) + ([{"kind": "flowers", "tiles": flowers}] if flowers else [])
+
+
+def set_loose_tiles_apart(groups: list[dict], boxes: np.ndarray) -> list[dict]:
+    """The `meld` and `unformed` groups as the hand's melds or `loose`: melds, then unformed groups of a meld's
+    size (a meld misread), each nearest the standing tiles first, join while the hand has room for 3 more
+    tiles; the rest are loose."""
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+    standing = [i for group in groups if group["kind"] == "concealed" for i in group["tiles"]]
+    middle = centre[standing or list(range(len(boxes)))].mean(axis=0)
+
+    def order(n: int) -> tuple[bool, float]:
+        return groups[n]["kind"] != "meld", float(np.hypot(*(centre[groups[n]["tiles"]].mean(axis=0) - middle)))
+
+    room = HAND_TILES - len(standing)
+    kinds = [group["kind"] for group in groups]
+    for n in sorted((n for n, kind in enumerate(kinds) if kind in ("meld", "unformed")), key=order):
+        joins = room >= 3 and (kinds[n] == "meld" or len(groups[n]["tiles"]) in MELD_SIZES)
+        kinds[n] = "meld" if joins else "loose"
+        room -= 3 * joins
+    return [{**group, "kind": kind} for group, kind in zip(groups, kinds, strict=True)]
 
 
 def meld_of(codes: Sequence[str]) -> dict | None:
-    """The score-request meld a group of 3-4 tiles shows, or None. Backs in a four make a concealed kong."""
+    """The score-request meld a group of 3-4 tiles shows, or None. Backs in a four make a concealed kong (four
+    backs: one whose face the photo does not show, `tiles` empty)."""
     faces = [code for code in codes if code != BACK]
-    if len(codes) == 4 and faces and len(set(faces)) == 1:
-        return {"kind": "kong", "tiles": to_string([faces[0]] * 4),
+    if len(codes) == 4 and len(set(faces)) <= 1:
+        return {"kind": "kong", "tiles": to_string([faces[0]] * 4 if faces else []),
                 **({"concealed": True} if len(faces) < 4 else {})}
     if len(codes) != 3 or len(faces) != 3:
         return None
@@ -166,18 +191,27 @@ def meld_of(codes: Sequence[str]) -> dict | None:
     return None
 
 
-def propose_hand(groups: list[dict], codes: Sequence[str]) -> dict:
-    """A score-request `hand`: melds from the meld groups that form one; every other face tile is concealed."""
-    concealed: list[str] = []
-    melds: list[dict] = []
-    flowers: list[str] = []
+def place_hand(groups: list[dict], codes: Sequence[str]) -> dict:
+    """Which detections make up the proposed hand, by index: `{concealed, melds, flowers, loose}`; `melds` are
+    `{kind, tiles, ...}` score-request melds whose `tiles` are indices (a concealed kong of four backs has no
+    face to name: it is proposed with none). Every detection index appears exactly once."""
+    placed: dict = {"concealed": [], "melds": [], "flowers": [], "loose": []}
     for group in groups:
-        tiles = [codes[i] for i in group["tiles"]]
-        meld = meld_of(tiles) if group["kind"] == "meld" else None
+        tiles = group["tiles"]
+        meld = meld_of([codes[i] for i in tiles]) if group["kind"] == "meld" else None
         if meld:
-            melds.append(meld)
-        elif group["kind"] == "flowers":
-            flowers += tiles
+            placed["melds"].append({**meld, "tiles": list(tiles)})
+        elif group["kind"] in ("flowers", "loose"):
+            placed[group["kind"]] += tiles
         else:
-            concealed += [code for code in tiles if code != BACK]
-    return {"concealed": to_string(concealed), "melds": melds, "flowers": to_string(flowers)}
+            placed["concealed"] += [i for i in tiles if codes[i] != BACK]
+            placed["loose"] += [i for i in tiles if codes[i] == BACK]  # a back standing is not a tile of the hand
+    return placed
+
+
+def propose_hand(groups: list[dict], codes: Sequence[str]) -> dict:
+    """A score-request `hand`: the tiles place_hand puts in the hand, in notation."""
+    placed = place_hand(groups, codes)
+    melds = [meld_of([codes[i] for i in meld["tiles"]]) for meld in placed["melds"]]
+    return {"concealed": to_string(codes[i] for i in placed["concealed"]), "melds": melds,
+            "flowers": to_string(codes[i] for i in placed["flowers"])}

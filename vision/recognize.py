@@ -14,7 +14,7 @@ import onnxruntime as ort
 
 from scoring.tiles import BACK
 from vision.geometry import cut_crop, decode_yolo, letterbox, nms, unletterbox
-from vision.layout import group_tiles, propose_hand
+from vision.layout import group_tiles, place_hand, propose_hand
 from vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -96,11 +96,25 @@ def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: l
     entry = {"box": [round(float(v), 1) for v in box], "code": BACK, "confidence": round(float(score), 4),
              "alternatives": []}
     if kind != BACK:
-        ranked = [i for i in np.argsort(-p) if codes[i] != NOT_A_TILE]
-        best, *others = ranked[:ALTERNATIVES + 1]
-        entry.update(code=codes[best], confidence=round(float(score * p[best]), 4),
-                     alternatives=[{"code": codes[i], "p": round(float(p[i]), 4)} for i in others])
+        named = ranked(p, codes)
+        entry.update(named, confidence=round(float(score * named["confidence"]), 4))
     return entry
+
+
+def ranked(p: np.ndarray, codes: list[str]) -> dict:
+    """The classifier's answer for one crop: `{code, confidence, alternatives}`, the most likely code first (never
+    an adapted classifier's `NOT_A_TILE`: the box holds a tile, as the localiser or the user says)."""
+    best, *others = [i for i in np.argsort(-p) if codes[i] != NOT_A_TILE][:ALTERNATIVES + 1]
+    return {"code": codes[best], "confidence": float(p[best]),
+            "alternatives": [{"code": codes[i], "p": round(float(p[i]), 4)} for i in others]}
+
+
+def name_tile(image: np.ndarray, box: list[float], models: Models | None = None) -> dict:
+    """The code of the tile in a box the user drew: `{code, confidence, alternatives}` from the crop
+    classifier alone (no localiser score: the user says there is a tile)."""
+    models = models or load_models()
+    named = ranked(classify(image, np.array([box], dtype=np.float32), models)[0], models.codes)
+    return {**named, "confidence": round(named["confidence"], 4)}
 
 
 def recognize(image: np.ndarray, models: Models | None = None, conf: float | None = None) -> dict:
@@ -122,6 +136,7 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
         "tiles": tiles,
         "groups": groups,
         "hand": propose_hand(groups, codes),
+        "hand_tiles": place_hand(groups, codes),
         "suggestions": suggest(tiles, groups),
         "timing_ms": {"localise": round((located - start) * 1000, 1),
                       "classify": round((classified - located) * 1000, 1),

@@ -1,34 +1,40 @@
-// Tile codes, compact notation and tile pictures drawn with HTML + CSS (no image assets).
-// Codes as in scoring/tiles.py: 1m-9m, 1p-9p, 1s-9s, 1z-7z (E S W N 白 發 中), 1f-8f, and `back`.
+// Tile codes, compact notation and tile pictures drawn with HTML + CSS (no image assets). The names come from
+// the API's vocabulary (GET /v1/tiles, from scoring/tiles.py): setVocabulary() before anything is drawn.
+import { currentLanguage, t } from "./i18n.js";
 
-const NUMERALS = "一二三四五六七八九";
-const HONOURS = { 1: ["東", "East"], 2: ["南", "South"], 3: ["西", "West"], 4: ["北", "North"],
-  5: ["白", "White dragon"], 6: ["發", "Green dragon"], 7: ["中", "Red dragon"] };
-const FLOWERS = { 1: ["梅", "Plum"], 2: ["蘭", "Orchid"], 3: ["菊", "Chrysanthemum"], 4: ["竹", "Bamboo"],
-  5: ["春", "Spring"], 6: ["夏", "Summer"], 7: ["秋", "Autumn"], 8: ["冬", "Winter"] };
-const SUITS = { m: ["萬", "Characters"], p: ["筒", "Dots"], s: ["索", "Bamboo"] };
+const ORDER = "mpszf";
+let vocabulary = new Map(); // code → {code, zh, en}
 
-export const ALL_CODES = [
-  ..."mps".split("").flatMap((suit) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `${n}${suit}`)),
-  ...[1, 2, 3, 4, 5, 6, 7].map((n) => `${n}z`),
-  ...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `${n}f`),
-  "back",
-];
+export function setVocabulary(tiles) {
+  vocabulary = new Map(tiles.map((tile) => [tile.code, tile]));
+}
+
+/** Every code, in the detector's order (back last). */
+export const allCodes = () => [...vocabulary.keys()];
 
 export const SEATS = ["1z", "2z", "3z", "4z"];
 
+/** The tile's name in the page's language, e.g. "五万 5 Characters" in both scripts where they differ. */
 export function tileName(code) {
-  if (code === "back") return "face-down tile";
-  const n = Number(code[0]);
-  const suit = code[1];
-  if (suit === "z") return `${HONOURS[n][0]} ${HONOURS[n][1]}`;
-  if (suit === "f") return `${FLOWERS[n][0]} ${FLOWERS[n][1]}`;
-  return `${NUMERALS[n - 1]}${SUITS[suit][0]} ${n} ${SUITS[suit][1]}`;
+  const tile = vocabulary.get(code);
+  if (!tile) return code;
+  if (code === "back") return t("back");
+  return currentLanguage() === "zh" ? tile.zh : `${tile.zh} ${tile.en}`;
 }
 
 export function seatName(seat) {
-  const [zh, en] = HONOURS[Number(seat[0])];
-  return `${zh} ${en}${seat === "1z" ? " (dealer)" : ""}`;
+  return `${tileName(seat)}${seat === "1z" ? ` ${t("dealer")}` : ""}`;
+}
+
+/** The characters a tile shows: [big, small]. Suit tiles show their rank over the suit's character. */
+export function faceOf(code) {
+  const zh = vocabulary.get(code)?.zh ?? "";
+  if (code === "back") return ["", ""];
+  const suit = code[1];
+  if (suit === "m") return [zh[0], zh.slice(1)];
+  if (suit === "p" || suit === "s") return [code[0], zh.slice(1)];
+  if (suit === "f") return [zh, String(((Number(code[0]) - 1) % 4) + 1)];
+  return [zh, ""];
 }
 
 /** A tile picture: a <span> styled by suit, with the face characters. */
@@ -37,22 +43,14 @@ export function tileFace(code) {
   face.className = `tile suit-${code === "back" ? "back" : code[1]}`;
   face.dataset.code = code;
   face.title = tileName(code);
+  face.setAttribute("role", "img");
   face.setAttribute("aria-label", tileName(code));
-  if (code === "back") return face;
-  const n = Number(code[0]);
-  const suit = code[1];
-  let top = "";
-  let bottom = "";
-  if (suit === "m") [top, bottom] = [NUMERALS[n - 1], SUITS.m[0]];
-  else if (suit === "p" || suit === "s") [top, bottom] = [String(n), SUITS[suit][0]];
-  else if (suit === "z") top = HONOURS[n][0];
-  else [top, bottom] = [FLOWERS[n][0], String(((n - 1) % 4) + 1)];
-  if (suit === "z") face.classList.add(`honour-${n}`);
-  face.innerHTML = `<b>${top}</b>${bottom ? `<small>${bottom}</small>` : ""}`;
+  const [top, bottom] = faceOf(code);
+  if (code[1] === "z") face.classList.add(`honour-${code[0]}`);
+  if (top) face.append(Object.assign(document.createElement("b"), { textContent: top }));
+  if (bottom) face.append(Object.assign(document.createElement("small"), { textContent: bottom }));
   return face;
 }
-
-const ORDER = "mpszf";
 
 export function sortKey(code) {
   return code === "back" ? 99 : ORDER.indexOf(code[1]) * 10 + Number(code[0]);
@@ -65,18 +63,4 @@ export function notation(codes) {
     bySuit[code[1]] = (bySuit[code[1]] || "") + code[0];
   }
   return ORDER.split("").filter((s) => bySuit[s]).map((s) => bySuit[s] + s).join("");
-}
-
-/** Compact notation → codes, in order: "123m11z" → ["1m","2m","3m","1z","1z"]. Unknown characters are skipped. */
-export function parseNotation(text) {
-  const codes = [];
-  let digits = "";
-  for (const char of text || "") {
-    if (/[0-9]/.test(char)) digits += char;
-    else if (ORDER.includes(char)) {
-      for (const digit of digits) codes.push(digit + char);
-      digits = "";
-    }
-  }
-  return codes;
 }

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import io
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -31,17 +37,24 @@ def fake_recognize(image: np.ndarray) -> dict[str, Any]:
                     round(height * 0.6, 1)],
             "code": code,
             "confidence": 0.41 if uncertain else 0.97,
-            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}] if uncertain else [],
+            "alternatives": [{"code": "3m", "p": 0.38}, {"code": "3p", "p": 0.1}, {"code": "9s", "p": 0.001}]
+            if uncertain else [],
         })
     return {
         "image": {"width": width, "height": height},
         "tiles": tiles,
         "groups": [{"kind": "concealed", "tiles": list(range(len(READ_CODES)))}],
         "hand": {"concealed": "12m456p3789s11122z", "melds": [], "flowers": "", "winning_tile": "2z"},
+        "hand_tiles": {"concealed": list(range(len(READ_CODES))), "melds": [], "flowers": [], "loose": []},
         "suggestions": [{"changes": [{"tile": MISREAD, "from": "3s", "to": "3m"}], "p": 0.38,
                          "text": "tile 3: 3s → 3m makes a winning hand (p 0.38)"}],
         "timing_ms": {"total": 1.0},
     }
+
+
+def fake_name_tile(image: np.ndarray, box: list[float]) -> dict[str, Any]:
+    """Every drawn box holds a plum flower (1f), the tile the browser tests draw a box for."""
+    return {"code": "1f", "confidence": 0.9, "alternatives": [{"code": "2f", "p": 0.06}, {"code": "3f", "p": 0.0}]}
 
 
 def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
@@ -52,7 +65,7 @@ def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize))
+    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile))
 
 
 @pytest.fixture
@@ -67,3 +80,34 @@ def real_photo() -> Path:
     if not photos:
         pytest.skip(f"no shared test photos at {SHARED_TEST_IMAGES} (CI provides ../shared)")
     return photos[0]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen:
+    """A real `fanshot serve` process, returned once it answers /healthz; its log is in `server.log_file`."""
+    # A file, not a pipe: a chatty server must never block on its log. It lives as long as the server.
+    log_file = tempfile.TemporaryFile()  # noqa: SIM115
+    server = subprocess.Popen([sys.executable, "-m", "fanshot", "serve", "--port", str(port),
+                               "--data-dir", str(data_dir), *options], stdout=log_file, stderr=log_file)
+    server.log_file = log_file
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                return server
+        except httpx.TransportError:
+            time.sleep(0.1)
+        if server.poll() is not None:
+            raise RuntimeError(f"server exited: {server_log(server)[-2000:]}")
+    server.kill()
+    raise TimeoutError("server did not start within 60 s")
+
+
+def server_log(server: subprocess.Popen) -> str:
+    server.log_file.seek(0)
+    return server.log_file.read().decode(errors="replace")

@@ -1,41 +1,14 @@
 """A confirmation the server has acknowledged survives the server being killed (SIGKILL, no shutdown)."""
 
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 from contextlib import closing
-from pathlib import Path
 
 import httpx
 import numpy as np
 
 from api.store import Store
-from tests.api.conftest import fake_recognize, jpeg
+from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_recognitions import confirmation_of
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def serve(data_dir: Path, port: int) -> subprocess.Popen:
-    server = subprocess.Popen([sys.executable, "-m", "fanshot", "serve", "--port", str(port),
-                               "--data-dir", str(data_dir)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
-                return server
-        except httpx.TransportError:
-            time.sleep(0.1)
-        if server.poll() is not None:
-            raise RuntimeError(f"server exited: {server.stderr.read().decode()[-2000:]}")
-    server.kill()
-    raise TimeoutError("server did not start within 60 s")
 
 
 def test_acknowledged_confirmation_survives_a_kill(tmp_path):

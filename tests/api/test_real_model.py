@@ -1,9 +1,11 @@
 """The shipped detector behind the API, on a real photo of the shared test split."""
 
+import io
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from PIL import Image
 
 from api.app import create_app
 from tests.api.conftest import real_photo
@@ -24,3 +26,22 @@ def test_real_photo_is_recognised(tmp_path):
     assert all(0 <= t["box"][0] < t["box"][2] <= width and 0 <= t["box"][1] < t["box"][3] <= height
                for t in result["tiles"])
     assert isinstance(result["hand"]["concealed"], str)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 5000), (20000, 1)])
+def test_long_thin_images_are_read_not_a_500(tmp_path, width, height):
+    client = TestClient(create_app(tmp_path))
+    photo = io.BytesIO()
+    Image.new("RGB", (width, height), (20, 120, 60)).save(photo, "PNG")
+    response = client.post("/v1/recognitions", files={"photo": ("thin.png", photo.getvalue())})
+    assert response.status_code == 201, response.text
+    assert response.json()["tiles"] == []
+
+
+def test_a_drawn_box_is_named_by_the_shipped_classifier(tmp_path):
+    client = TestClient(create_app(tmp_path))
+    recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", real_photo().read_bytes())}).json()
+    tile = max((t for t in recognition["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
+    response = client.post(f"/v1/recognitions/{recognition['id']}/classify", json={"box": tile["box"]})
+    assert response.status_code == 200, response.text
+    assert response.json()["code"] == tile["code"]

@@ -91,6 +91,26 @@ def test_confirmation_is_stored(client, recognition):
     assert stored == response.json() and stored["tiles"][MISREAD]["code"] == "3m"
 
 
+def test_the_confirmation_keeps_where_each_tile_sits_and_how_the_hand_was_won(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    body = {**confirmation_of(recognition), "ruleset": "jipinghu", "options": {"min_fan": 1},
+            "hand_tiles": {"concealed": list(range(12)), "melds": [], "flowers": [], "loose": [12, 13]},
+            "context": {"win": "discard", "seat_wind": "2z", "prevalent_wind": "1z", "discarder": "3z"}}
+    assert client.put(f"{url}/confirmation", json=body).status_code == 200
+    stored = client.get(url).json()["confirmation"]
+    assert {key: stored[key] for key in ("ruleset", "options", "hand_tiles", "context")} == {
+        "ruleset": "jipinghu", "options": {"min_fan": 1}, "context": body["context"],
+        "hand_tiles": {**body["hand_tiles"]}}
+
+
+@pytest.mark.parametrize("hand_tiles", [{"concealed": [0, 0]}, {"loose": [14]}, {"concealed": [-1]},
+                                        {"melds": [{"kind": "pung", "tiles": [0, 1, 99]}]}])
+def test_hand_tiles_must_name_each_labelled_tile_at_most_once(client, recognition, hand_tiles):
+    body = {**confirmation_of(recognition), "hand_tiles": hand_tiles}
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 422 and response.json()["errors"][0]["code"] == "bad_request"
+
+
 def test_confirming_an_unknown_id_is_404(client, recognition):
     response = client.put(f"/v1/recognitions/{'f' * 32}/confirmation", json=confirmation_of(recognition))
     assert response.status_code == 404

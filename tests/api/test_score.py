@@ -50,3 +50,27 @@ def test_rulesets(client):
     assert client.get("/v1/rulesets/jipinghu").json() == scoring.ruleset_details("jipinghu")
     missing = client.get("/v1/rulesets/nope")
     assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "unknown_ruleset"
+
+
+QIANGGANG = {
+    # RULES.md rule set 4, stake 1 2 3: a chicken self-draw with two flowers is 8 from each
+    "ruleset": "qianggang",
+    "hand": {"concealed": "123m456p789s555s11z", "flowers": "15f", "winning_tile": "1z"},
+    "context": {"seat_wind": "2z", "stake": {"flower": 1, "kong": 2, "chicken": 3}},
+}
+
+
+@pytest.mark.parametrize("body", [REQUEST, QIANGGANG], ids=["jipinghu", "qianggang"])
+def test_score_response_model_validates_what_the_api_returns(client, body):
+    from api.models import ScoreResponse
+
+    returned = client.post("/v1/score", json=body).json()
+    model = ScoreResponse.model_validate(returned)
+    assert model.model_dump(exclude_unset=True) == returned  # every field of the response survives the model
+
+
+def test_qianggang_stake_parts_over_the_api(client):
+    returned = client.post("/v1/score", json=QIANGGANG).json()
+    assert returned["stake"] == {"unit": 1, "fee": 0, "flower": 1, "kong": 2, "chicken": 3}
+    assert returned["per_payer_parts"] == {"hand": 6, "horses": 0, "flowers": 2, "kongs": 0}
+    assert returned["payments"] == {"1z": -8, "2z": 24, "3z": -8, "4z": -8}

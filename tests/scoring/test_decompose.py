@@ -156,8 +156,9 @@ BEST_ROWS = [
      {"seven_pairs": 1}, ["11m", "22m", "33m", "44p", "55p", "66p", "77z"]),
     ("mixed_pungs_beat_chows_and_dragon", "jipinghu", "111222333m555z11z", {"seat_wind": "2z"},
      {"mixed_pungs": 4}, ["111m", "11z", "222m", "333m", "555z"]),
-    ("da_ge_beats_half_flush_qianggang", "qianggang", "111222333m555z11z", {"seat_wind": "2z"},
-     {"all_pungs": 8}, ["111m", "11z", "222m", "333m", "555z"]),
+    ("da_ge_beats_chows_qianggang", "qianggang", "111222333m444p11z",
+     {"seat_wind": "2z", "win": "discard", "discarder": "3z"},
+     {"all_pungs": 3}, ["111m", "11z", "222m", "333m", "444p"]),
     ("wind_pung_beats_chows", "jipinghu", "111z123m456p789s11m", {"win": "discard", "discarder": "2z"},
      {"chicken": 0, "prevalent_wind": 1, "seat_wind": 1}, ["111z", "11m", "123m", "456p", "789s"]),
 ]

@@ -126,3 +126,10 @@ def test_corpus_covers_every_feature() -> None:
     expected |= {f"special:{s}" for s in ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly",
                                           "human", "multi_win")}
     assert expected <= seen, expected - seen
+
+
+def test_multi_win_under_jiehu_comes_with_the_option() -> None:
+    # qianggang plays 截胡 (seed 003 line 3), so a generated 一炮三响 must allow it (options.multi_win)
+    multi = [r for r in corpus(400, seed=5, ruleset="qianggang") if r["context"].get("special") == ["multi_win"]]
+    assert multi
+    assert all(r["options"]["multi_win"] is True for r in multi)

@@ -191,7 +191,7 @@ RULESET_OPTIONS = {
     "jipinghu": {"seven_pairs": True},
     "xinzhang": {"min_fan": 0, "seven_pairs": True},
     "tuidaohu": {},
-    "qianggang": {},
+    "qianggang": {"multi_win": True},  # 一炮多响 allowed, so the multi_win example scores
 }
 GHOST_PATTERNS = ("no_ghost", "four_ghosts")  # scored with white-board ghosts in play
 # (rule set, pattern, table, value) from RULES.md (and the TOML defaults where RULES.md leaves a house value)
@@ -219,8 +219,13 @@ VALUE_ROWS = [
     ("tuidaohu", "no_ghost", "bonuses", 1),
     ("tuidaohu", "kong_replacement", "bonuses", 1),
     ("tuidaohu", "four_ghosts", "fixed_points", 6),
+    # qianggang (seed 003): 鸡胡 杂色 清一色 大哥 十三幺 = 0 1 2 3 4 番, extras and special wins as in jipinghu
+    *[("qianggang", pid, "hands", v) for pid, v in
+      (("chicken", 0), ("half_flush", 1), ("full_flush", 2), ("all_pungs", 3))],
+    *[("qianggang", pid, "extras", 1) for pid in ("self_draw", "seat_wind", "prevalent_wind", "dragon_pung")],
     *[("qianggang", pid, "specials", v) for pid, v in
-      (("chicken", 1), ("half_flush", 2), ("full_flush", 4), ("all_pungs", 8), ("thirteen_orphans", 16))],
+      (("thirteen_orphans", 4), ("heavenly", 6), ("earthly", 6), ("human", 6))],
+    *[("qianggang", pid, "floors", 3) for pid in ("kong_replacement", "last_tile", "robbing_kong", "multi_win")],
 ]
 
 

@@ -76,7 +76,7 @@ def test_result_is_the_best_decomposition(seed: int, ruleset: str) -> None:
     request = _request(seed, ruleset)
     rules, hand, context, ghosts = _parsed(request)
     held = sum(code in ghosts for code in hand.concealed)
-    scored = [(a, evaluate(rules, Situation(a, hand, context, rules.options, ghosts, held), len(hand.flowers)))
+    scored = [(a, evaluate(rules, Situation(a, hand, context, rules.options, ghosts, held)))
               for a in candidates(rules, hand, ghosts)]
     best_rank = max(evaluation.rank for _, evaluation in scored)
     first_best = next(a for a, evaluation in scored if evaluation.rank == best_rank)  # the documented tie-break

@@ -33,9 +33,15 @@ DEFAULT_ROWS = [
     ("tuidaohu", "horses_with_ghost", 4), ("tuidaohu", "horses_without_ghost", 6), ("tuidaohu", "flowers", False),
     ("qianggang", "flowers", True), ("qianggang", "chow", False), ("qianggang", "discard_win", True),
     ("qianggang", "horses", True), ("qianggang", "horses_with_ghost", 4), ("qianggang", "horses_without_ghost", 6),
+    ("qianggang", "cap", 3), ("qianggang", "min_fan", 0),  # 爆胡 3 番: 「不满3番牌型，按照3番满计算」 (seed 003)
     ("jipinghu", "horses_with_ghost", 4), ("jipinghu", "horses_without_ghost", 6),
     ("xinzhang", "horses_with_ghost", 4), ("xinzhang", "horses_without_ghost", 6),
-    *[(name, "horse_dragons", "rules") for name in NAMES],  # RULES.md: 中 dealer, 發 next, 白 opposite
+    # seed 000 verbatim: 「下家：…红中」「对家：…发财」「上家：…白板」: 中 next, 發 opposite, 白 previous
+    *[(name, "horse_dragons", "seed") for name in NAMES],
+    # 一炮多响: 「一炮多响允许一炮多响」 (seed 000 line 10) in jipinghu and xinzhang; qianggang plays 截胡 (seed 003
+    # line 3: 「只有胡大牌的一家才算胡」); tuidaohu 「不存在一炮多响」 (seed 000 line 206)
+    ("jipinghu", "multi_win", True), ("xinzhang", "multi_win", True), ("qianggang", "multi_win", False),
+    ("tuidaohu", "multi_win", False),
 ]
 
 
@@ -48,7 +54,7 @@ def test_documented_defaults(name, option, value) -> None:
 def test_load_and_describe(name) -> None:
     ruleset = rules.load(name)
     assert ruleset.name == name and ruleset.zh and ruleset.en
-    assert ruleset.points in ("doubling", "multiple")
+    assert ruleset.points in rules.POINTS_MODELS
     described = ruleset.describe()
     assert described["name"] == name
     assert described["options"] == dict(ruleset.options)
@@ -100,7 +106,8 @@ FAN_OVERRIDE_ROWS = [
     ("jipinghu", {"self_draw": 0}, "extras", "self_draw", 0),
     ("jipinghu", {"full_flush": 64}, "specials", "full_flush", 64),  # the bound itself
     ("xinzhang", {"little_dragons": 9}, "specials", "little_dragons", 9),
-    ("qianggang", {"all_pungs": 10}, "specials", "all_pungs", 10),
+    ("qianggang", {"all_pungs": 10}, "hands", "all_pungs", 10),
+    ("qianggang", {"thirteen_orphans": 5}, "specials", "thirteen_orphans", 5),
     ("tuidaohu", {"four_ghosts": 8}, "fixed_points", "four_ghosts", 8),
 ]
 
@@ -122,8 +129,8 @@ BAD_OPTION_ROWS = [
     # (rule set, overrides, code)
     ("jipinghu", {"dora": 1}, "unknown_option"),
     ("tuidaohu", {"all_chows_suited_pair": True}, "unknown_option"),  # no chows to be all of
-    ("qianggang", {"min_fan": 1}, "unknown_option"),  # multiples of the chicken stake, no fan minimum
-    ("qianggang", {"cap": 3}, "unknown_option"),
+    ("qianggang", {"multi_win": "yes"}, "bad_option"),
+    ("jipinghu", {"horse_dragons": "rules"}, "bad_option"),  # the old name of the house reading is gone
     ("qianggang", {"all_chows_suited_pair": True}, "unknown_option"),  # no chows (and no 平胡)
     ("jipinghu", {"fans": {"riichi": 1}}, "unknown_option"),
     ("jipinghu", {"fans": {"no_ghost": 1}}, "unknown_option"),  # a pattern jipinghu does not score

@@ -1,6 +1,6 @@
 """Every row of every table in RULES.md, for all four rule sets: fan values, caps, extras only within the cap,
 special hands not stacking, special-win floors, first-turn wins, min_fan, tuidaohu units / doublers / 满鬼 /
-ghosts / horses, qianggang multiples, stakes and flowers. Payments are in test_settle.py."""
+ghosts / horses, qianggang 番. Payments are in test_settle.py, qianggang money in test_qianggang.py."""
 
 from __future__ import annotations
 
@@ -139,6 +139,8 @@ JIPINGHU = [
     row("human", J, CHICKEN, {"human": 6}, 6, 64, limit=True, win="discard", discarder="1z", seat_wind="4z",
         special=["human"]),
     row("seven_pairs_option", J, SEVEN_PAIRS, {"seven_pairs": 0}, 0, 1, options={"seven_pairs": True}),
+    # naming ghost tiles is enough in every rule set (RULES.md rule set 2): 9p stands in for the missing 2m
+    row("named_ghost_plays", J, "13m456p789s555s11z9p", {"chicken": 0, "self_draw": 1}, 1, 2, ghosts="9p", **S),
     row("seven_pairs_option_quads", J, "1111m3344p5566s77z", {"seven_pairs": 0}, 0, 1,
         options={"seven_pairs": True}),
 ]
@@ -228,6 +230,13 @@ TUIDAOHU = [
         limit=True, options={"ghosts": "flip"}, ghosts="3m", **S),
     row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {"plain_win": 0}, 0, 1, options={"ghosts": "flip2"},
         ghosts="3m7m", **S),
+    # a context that names ghost tiles plays with them, whatever options.ghosts says (RULES.md rule set 2; seed 000:
+    # 「鬼牌：也就是赖子的意思，换种说法就是任意牌或者万能牌」): 9p stands in for the missing 2m ...
+    row("named_ghost_plays_without_option", T, "13m456p789s555z11z9p", {"plain_win": 0}, 0, 1, ghosts="9p", **S),
+    # ... and 「无鬼：X2，胡牌时手中无鬼牌」: ghosts are in play, the hand holds none
+    row("named_ghost_no_ghost_doubler", T, "111m222p444s555z11z", {"all_pungs": 1, "no_ghost": 1}, 2, 4,
+        limit=True, ghosts="3m", **S),
+    row("named_two_ghosts_without_option", T, "12m456p789s555z1z3m7m", {"plain_win": 0}, 0, 1, ghosts="3m7m", **S),
     # 满鬼: four ghosts is an instant win worth 6
     row("four_ghosts_white", T, "5555z123m456p789s1m", {"four_ghosts": 6}, 0, 6, limit=True,
         options={"ghosts": "white"}, **S),
@@ -242,20 +251,22 @@ TUIDAOHU = [
 ]
 
 QIANGGANG = [
-    # multiples of the chicken stake: 鸡胡 1, 杂色 2, 清一色 4, 大哥 (碰碰胡) 8, 十三幺 16
-    row("chicken", Q, CHICKEN, {"chicken": 1}, 1, 1, limit=True),
-    row("half_flush", Q, HALF_FLUSH, {"half_flush": 2}, 2, 2, limit=True),
-    row("full_flush", Q, FULL_FLUSH, {"full_flush": 4}, 4, 4, limit=True),
-    row("all_pungs_da_ge", Q, ALL_PUNGS, {"all_pungs": 8}, 8, 8, limit=True),
-    row("thirteen_orphans", Q, ORPHANS, {"thirteen_orphans": 16}, 16, 16, limit=True),
-    row("half_flush_pungs_takes_the_larger", Q, MIXED_PUNGS, {"all_pungs": 8}, 8, 8, limit=True),
-    row("all_chows_is_chicken", Q, ALL_CHOWS, {"chicken": 1}, 1, 1, limit=True),
-    row("self_draw", Q, CHICKEN, {"chicken": 1}, 1, 1, limit=True, **S),
-    row("multiple_option", Q, HALF_FLUSH, {"half_flush": 3}, 3, 3, limit=True, options={"fans": {"half_flush": 3}}),
-    # stakes "flower / kong / chicken": 10 20 30, two flowers
-    row("stake_10_20_30", Q, HALF_FLUSH, {"half_flush": 2}, 2, 60, limit=True,
+    # 番 (seed 003 line 33: 「番是2倍的意思」): 鸡胡 0, 杂色 1, 清一色 2, 大哥 (碰碰胡) 3, 十三幺 4 (RULES.md)
+    row("chicken", Q, CHICKEN, {"chicken": 0}, 0, 1),
+    row("half_flush", Q, HALF_FLUSH, {"half_flush": 1}, 1, 2),
+    row("full_flush", Q, FULL_FLUSH, {"full_flush": 2}, 2, 4),
+    row("all_pungs_da_ge", Q, ALL_PUNGS, {"all_pungs": 3}, 3, 8),
+    row("thirteen_orphans", Q, ORPHANS, {"thirteen_orphans": 4}, 4, 16, limit=True),
+    # 爆胡 3 番: 杂色 + 大哥 clamp to the cap
+    row("half_flush_pungs_capped", Q, MIXED_PUNGS, {"half_flush": 1, "all_pungs": 3}, 3, 8, capped=True),
+    row("all_chows_is_chicken", Q, ALL_CHOWS, {"chicken": 0}, 0, 1),  # no 平胡 in the seed's hand order
+    row("self_draw", Q, CHICKEN, {"chicken": 0, "self_draw": 1}, 1, 2, **S),
+    row("fan_option", Q, HALF_FLUSH, {"half_flush": 2}, 2, 4, options={"fans": {"half_flush": 2}}),
+    row("cap_option", Q, MIXED_PUNGS, {"half_flush": 1, "all_pungs": 3}, 4, 16, options={"cap": 5}),
+    # the stake numbers change the money (test_qianggang.py), not the 番
+    row("stake_10_20_30", Q, HALF_FLUSH, {"half_flush": 1}, 1, 2,
         win="discard", discarder="3z", seat_wind="2z", stake={"flower": 10, "kong": 20, "chicken": 30}),
-    row("stake_3_fives", Q, FULL_FLUSH, {"full_flush": 4}, 4, 20, limit=True,
+    row("stake_3_fives", Q, FULL_FLUSH, {"full_flush": 2}, 2, 4,
         win="discard", discarder="3z", seat_wind="2z", stake={"flower": 5, "kong": 5, "chicken": 5}),
 ]
 
@@ -264,14 +275,6 @@ QIANGGANG = [
                          JIPINGHU + XINZHANG + TUIDAOHU + QIANGGANG)
 def test_table_row(request_, fans, total, capped, limit, points) -> None:
     check(request_, fans, total, capped, limit, points)
-
-
-def test_qianggang_flowers_add_the_flower_stake() -> None:
-    request = {"ruleset": Q, "hand": {"concealed": HALF_FLUSH, "flowers": "1357f"},
-               "context": {"seat_wind": "2z", "stake": {"flower": 10, "kong": 20, "chicken": 30}}}
-    response = score(request)
-    assert response["points"] == 30 * 2 + 10 * 4
-    assert response["payments"] == {"1z": -100, "2z": 300, "3z": -100, "4z": -100}
 
 
 # ---- special hands do not stack: one item, the highest value ----------------------------------------------------
@@ -349,7 +352,6 @@ REFUSAL_ROWS = [
     ("jipinghu-seven_pairs_not_a_shape_by_default", {"hand": {"concealed": SEVEN_PAIRS}}, "not_winning"),
     ("jipinghu-no_flowers", {"hand": {"concealed": CHICKEN, "flowers": "1f"}}, "not_allowed"),
     ("jipinghu-no_horses", {"hand": {"concealed": CHICKEN}, "context": {"horses": "123456m"}}, "not_allowed"),
-    ("jipinghu-no_ghosts", {"hand": {"concealed": CHICKEN}, "context": {"ghosts": "5z"}}, "not_allowed"),
     ("jipinghu-seven_pairs_quads_off", {"options": {"seven_pairs": True, "seven_pairs_quads": False},
                                         "hand": {"concealed": "1111m3344p5566s77z"}}, "not_winning"),
     ("tuidaohu-discard_win", {"ruleset": T, "hand": {"concealed": CHICKEN}, "context": dict(DISCARD)},
@@ -370,6 +372,12 @@ REFUSAL_ROWS = [
     ("tuidaohu-flip2_names_two_ghosts", {"ruleset": T, "options": {"ghosts": "flip2"},
                                          "hand": {"concealed": CHICKEN}, "context": {"ghosts": "3m"}},
      "bad_context"),
+    # only a named set that contradicts the mode is an error: flip names one ghost, and no mode names three
+    ("tuidaohu-flip_named_two", {"ruleset": T, "options": {"ghosts": "flip"}, "hand": {"concealed": CHICKEN},
+                                 "context": {"ghosts": "3m7m"}}, "bad_context"),
+    ("tuidaohu-three_named_ghosts", {"ruleset": T, "hand": {"concealed": CHICKEN}, "context": {"ghosts": "3m5m7m"}},
+     "bad_context"),
+    ("jipinghu-three_named_ghosts", {"hand": {"concealed": CHICKEN}, "context": {"ghosts": "3m5m7m"}}, "bad_context"),
     ("qianggang-no_chow", {"ruleset": Q, "hand": {"concealed": "456p789s555s11z", "melds": [
         {"kind": "chow", "tiles": "123m"}]}}, "not_allowed"),
     ("qianggang-one_of_each_flower", {"ruleset": Q, "hand": {"concealed": CHICKEN, "flowers": "11f"}},
@@ -460,9 +468,11 @@ HORSE_COUNT_ROWS = [
     ("tuidaohu_4_with_ghost", T, {"ghosts": "white"}, "123m456p789s555s1z5z", None, "1p5s9m4z", 3, 4),
     ("tuidaohu_option_8", T, {"horses_without_ghost": 8}, CHICKEN, None, "1111p9999p", 8, 9),
     ("tuidaohu_option_2_with_ghost", T, {"ghosts": "flip", "horses_with_ghost": 2}, "123m456p789s555s1z9p",
-     "9p", "7z3z", 1, 2),
-    ("qianggang_6", Q, None, CHICKEN, None, "2p3p4p6p7p8p", 0, 1),
-    ("tuidaohu_big_hand_times_horses", T, None, ALL_PUNGS, None, "1z7z5m2m3m4m", 3, 8),
+     "9p", "1z3z", 1, 2),
+    ("qianggang_6", Q, None, CHICKEN, None, "2p3p4p6p7p8p", 0, 2),  # 鸡胡 + 自摸 = 1 番 = 2 chicken stakes
+    # seed 000 「有鬼抓4马、无鬼抓6马」 also when the ghost is only named by the context
+    ("tuidaohu_named_ghost_4_horses", T, None, "13m456p789s555z11z9p", "9p", "1p5s9m4z", 3, 4),
+    ("tuidaohu_big_hand_times_horses", T, None, ALL_PUNGS, None, "1z9p5m2m3m4m", 3, 8),
 ]
 
 
@@ -486,10 +496,9 @@ KONG_ROWS = [
     ("tuidaohu_fed_discarder_3", T, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {}, {"4z": 3}),
     ("tuidaohu_added_each_1", T, {"kind": "kong", "tiles": "2222s", "added": True}, {}, {"1z": 1, "3z": 1, "4z": 1}),
     ("tuidaohu_times_unit", T, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {"unit": 5}, {"4z": 15}),
-    ("qianggang_concealed_kong_stake", Q, {"kind": "kong", "tiles": "2222s", "concealed": True}, {"kong": 20},
-     {"1z": 20, "3z": 20, "4z": 20}),
-    ("qianggang_fed_kong_stake", Q, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {"kong": 5},
-     {"1z": 5, "3z": 5, "4z": 5}),
+    # qianggang's kong stake rides on the hand (per_payer_parts.kongs, test_qianggang.py): nothing apart
+    ("qianggang_kong_stake_rides_on_the_hand", Q, {"kind": "kong", "tiles": "2222s", "concealed": True},
+     {"kong": 20}, {}),
     ("jipinghu_no_kong_payments", J, {"kind": "kong", "tiles": "2222s", "concealed": True}, {}, {}),
     ("xinzhang_no_kong_payments", X, {"kind": "kong", "tiles": "2222s", "fed_by": "4z"}, {}, {}),
 ]
@@ -503,3 +512,39 @@ def test_kong_payments(ruleset, meld, stake, kong_payments) -> None:
     response = score(request)
     assert response["kong_payments"] == kong_payments
     assert sum(response["payments"].values()) == 0
+
+
+# ---- special wins: every one the seeds value is scored, in every rule set -----------------------------------------
+
+SPECIAL_WIN_CASES = {
+    # special -> (concealed, melds, context): a valid context for it
+    "kong_replacement": (ELEVEN, [concealed_kong("2222s")], {**SELF, "special": ["kong_replacement"]}),
+    "last_tile": (CHICKEN, [], {**SELF, "special": ["last_tile"]}),
+    "robbing_kong": (CHICKEN, [], {**DISCARD, "special": ["robbing_kong"]}),
+    "heavenly": (CHICKEN, [], {"seat_wind": "1z", "special": ["heavenly"]}),
+    "earthly": (CHICKEN, [], {"seat_wind": "3z", "special": ["earthly"]}),
+    "human": (CHICKEN, [], {"win": "discard", "discarder": "1z", "seat_wind": "4z", "special": ["human"]}),
+    "multi_win": (CHICKEN, [], {**DISCARD, "special": ["multi_win"]}),
+}
+# Where the seeds give each special win a value. jipinghu (seed 000 「七、特殊规则」), xinzhang (RULES.md: as jipinghu)
+# and qianggang (seed 003 line 45-65) all seven; tuidaohu 「杠开：X2」 and 「抢杠：算抢杠者自摸」; it has no discard
+# wins (so no 人和 or 一炮三响) and the seed is silent on 海底捞月, 天和 and 地和, which score as a plain win there.
+SEED_VALUED = {J: set(SPECIAL_WIN_CASES), X: set(SPECIAL_WIN_CASES), Q: set(SPECIAL_WIN_CASES),
+               T: {"kong_replacement", "robbing_kong"}}
+SPECIAL_WIN_ROWS = [(name, special) for name in (J, X, T, Q) for special in SPECIAL_WIN_CASES
+                    if not (name == T and special in ("human", "multi_win"))]
+
+
+@pytest.mark.parametrize(("ruleset", "special"), SPECIAL_WIN_ROWS, ids=[f"{r[0]}-{r[1]}" for r in SPECIAL_WIN_ROWS])
+def test_special_wins_have_their_seed_value(ruleset, special) -> None:
+    concealed, melds, context = SPECIAL_WIN_CASES[special]
+    request = {"ruleset": ruleset, "hand": {"concealed": concealed, "melds": melds}, "context": dict(context)}
+    if special == "multi_win":
+        request["options"] = {"multi_win": True}  # qianggang plays 截胡 by default
+    response = score(request)
+    no_value = [w for w in response["warnings"] if special in w and "has no value" in w]
+    if special in SEED_VALUED[ruleset]:
+        assert no_value == []
+        assert special in {item["id"] for item in response["fans"]} or special == "robbing_kong"
+    else:
+        assert no_value  # said, not silently dropped

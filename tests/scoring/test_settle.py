@@ -204,44 +204,46 @@ def test_tuidaohu_kong_replacement_on_fed_kong(named) -> None:
 
 # ---- horses -------------------------------------------------------------------------------------------------------
 
-# RULES.md: 1, 5, 9, 东, 中 -> dealer; 2, 6, 南, 發 -> dealer's next; 3, 7, 西, 白 -> opposite; 4, 8, 北 -> previous.
-# (Offsets from the dealer: 0 dealer 1z, 1 next 2z, 2 opposite 3z, 3 previous 4z.)
+# Seed 000 lines 187-190, verbatim: 「庄家：数字（任意筒索万）1、5、9和东风 / 下家：数字（任意筒索万）2、6、南风、红中 /
+# 对家：数字（任意筒索万）3、7、西风、发财 / 上家：数字（任意筒索万）4、8、北风、白板」: the default in every rule set
+# (option horse_dragons "seed"). Offsets from the dealer: 0 dealer 1z, 1 next 2z, 2 opposite 3z, 3 previous 4z.
 HORSE_ROWS = [(f"{n}{s}", (n - 1) % 4) for s in "mps" for n in range(1, 10)] + [
-    ("1z", 0), ("2z", 1), ("3z", 2), ("4z", 3), ("7z", 0), ("6z", 1), ("5z", 2)]
+    ("1z", 0), ("2z", 1), ("3z", 2), ("4z", 3), ("7z", 1), ("6z", 2), ("5z", 3)]
 
 
 @pytest.mark.parametrize(("code", "offset"), HORSE_ROWS, ids=[r[0] for r in HORSE_ROWS])
 def test_horse_seat(code, offset) -> None:
     assert horse_offset(code) == offset
+    assert horse_offset(code, "seed") == offset
 
 
 def test_horse_table_is_complete() -> None:
     assert {code for code, _ in HORSE_ROWS} == set(t.PLAYING_TILES)
 
 
-# option horse_dragons = "seed" (seed 000's table): 中 -> next, 發 -> opposite, 白 -> previous; the rest as RULES.md
-SEED_HORSE_ROWS = [(code, {"7z": 1, "6z": 2, "5z": 3}.get(code, offset)) for code, offset in HORSE_ROWS]
+# option horse_dragons = "red_dealer" (the house reading that counts 中 with 1 5 9): 中 -> dealer, 發 -> next,
+# 白 -> opposite; every other tile as the seed
+RED_DEALER_HORSE_ROWS = [(code, {"7z": 0, "6z": 1, "5z": 2}.get(code, offset)) for code, offset in HORSE_ROWS]
 
 
-@pytest.mark.parametrize(("code", "offset"), SEED_HORSE_ROWS, ids=[r[0] for r in SEED_HORSE_ROWS])
-def test_horse_seat_seed_dragons(code, offset) -> None:
-    assert horse_offset(code, "seed") == offset
-    assert horse_offset(code, "rules") == dict(HORSE_ROWS)[code]
+@pytest.mark.parametrize(("code", "offset"), RED_DEALER_HORSE_ROWS, ids=[r[0] for r in RED_DEALER_HORSE_ROWS])
+def test_horse_seat_red_dealer(code, offset) -> None:
+    assert horse_offset(code, "red_dealer") == offset
 
 
-def test_seed_horse_table_differs_only_in_dragons() -> None:
-    assert {code for code, _ in SEED_HORSE_ROWS} == set(t.PLAYING_TILES)
-    assert {c for c, o in SEED_HORSE_ROWS if o != dict(HORSE_ROWS)[c]} == {"5z", "6z", "7z"}
+def test_red_dealer_horse_table_differs_only_in_dragons() -> None:
+    assert {code for code, _ in RED_DEALER_HORSE_ROWS} == set(t.PLAYING_TILES)
+    assert {c for c, o in RED_DEALER_HORSE_ROWS if o != dict(HORSE_ROWS)[c]} == {"5z", "6z", "7z"}
 
 
 HORSE_HIT_ROWS = [
-    # (dragons, horses, winner, hits): horse_dragons "rules" (RULES.md) or "seed" (seed 000)
-    ("rules", "159m1p1z7z", "1z", 6),
-    ("rules", "159m2p3s4z", "1z", 3),
-    ("rules", "26m2z6z3p4p", "2z", 4),
-    ("rules", "37s3z5z1m2m", "3z", 4),
-    ("rules", "48p4z1m1m", "4z", 3),
-    ("rules", "2222m", "1z", 0),
+    # (dragons, horses, winner, hits): horse_dragons "seed" (seed 000, the default) or "red_dealer" (house)
+    ("red_dealer", "159m1p1z7z", "1z", 6),
+    ("red_dealer", "159m2p3s4z", "1z", 3),
+    ("red_dealer", "26m2z6z3p4p", "2z", 4),
+    ("red_dealer", "37s3z5z1m2m", "3z", 4),
+    ("red_dealer", "48p4z1m1m", "4z", 3),
+    ("red_dealer", "2222m", "1z", 0),
     ("seed", "159m1p1z7z", "1z", 5),
     ("seed", "26m2z7z3p4p", "2z", 4),
     ("seed", "37s3z6z1m2m", "3z", 4),
@@ -262,23 +264,33 @@ HORSE_SCORE_ROWS = [
      4, pay(z1=12, z2=-4, z3=-4, z4=-4)),
     ("tuidaohu_no_hit", TD, CHICKEN, None, {"seat_wind": "1z", "horses": "2p3s4z2p3s4z"},
      1, pay(z1=3, z2=-1, z3=-1, z4=-1)),
-    ("tuidaohu_south_2_hits", TD, CHICKEN, None, {"seat_wind": "2z", "horses": "2m6z1p3p4p9p"},
+    # 「下家：数字（任意筒索万）2、6、南风、红中」 (seed 000 line 188): 2m and 中 both name the South seat
+    ("tuidaohu_south_2_hits_red_is_next", TD, CHICKEN, None, {"seat_wind": "2z", "horses": "2m7z1p3p4p9p"},
      3, pay(z1=-3, z2=9, z3=-3, z4=-3)),
+    # 「对家：数字（任意筒索万）3、7、西风、发财」 (line 189): 發 names West, not South
+    ("tuidaohu_green_is_opposite", TD, CHICKEN, None, {"seat_wind": "3z", "horses": "6z2m2p4p4s8s"},
+     2, pay(z1=-2, z2=-2, z3=6, z4=-2)),
     # with a ghost in the hand only 4 horses are drawn
     ("tuidaohu_ghost_4_horses", TD, "123m456p789s555s1z5z", {"ghosts": "white"},
      {"seat_wind": "3z", "horses": "3m7p1s2s"}, 3, pay(z1=-3, z2=-3, z3=9, z4=-3)),
-    # horse_dragons: 7z6z5z4p1m2m for the North seat hits 4p only by RULES.md, 5z and 4p by seed 000
-    ("tuidaohu_rules_dragons", TD, CHICKEN, None, {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"},
-     2, pay(z1=-2, z2=-2, z3=-2, z4=6)),
-    ("tuidaohu_seed_dragons", TD, CHICKEN, {"horse_dragons": "seed"}, {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"},
+    # 「上家：数字（任意筒索万）4、8、北风、白板」 (line 190): 7z6z5z4p1m2m for the North seat hits 白 and 4p ...
+    ("tuidaohu_white_is_previous", TD, CHICKEN, None, {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"},
      3, pay(z1=-3, z2=-3, z3=-3, z4=9)),
-    ("tuidaohu_seed_dragons_dealer", TD, CHICKEN, {"horse_dragons": "seed"},
-     {"seat_wind": "1z", "horses": "7z6z5z1m5m9m"}, 4, pay(z1=12, z2=-4, z3=-4, z4=-4)),
-    ("qianggang_seed_dragons", "qianggang", CHICKEN, {"horse_dragons": "seed"},
-     {"seat_wind": "2z", "horses": "7z2m3m4m3p4p"}, 3, pay(z1=-3, z2=9, z3=-3, z4=-3)),
-    # qianggang: chicken stake 3 x 1, times (1 + 1 hit)
+    # ... and only 4p under the house option that counts 中 with 1 5 9 (發 next, 白 opposite)
+    ("tuidaohu_red_dealer_option", TD, CHICKEN, {"horse_dragons": "red_dealer"},
+     {"seat_wind": "4z", "horses": "7z6z5z4p1m2m"}, 2, pay(z1=-2, z2=-2, z3=-2, z4=6)),
+    ("tuidaohu_red_dealer_option_dealer", TD, CHICKEN, {"horse_dragons": "red_dealer"},
+     {"seat_wind": "1z", "horses": "7z6z5z1m5m9m"}, 5, pay(z1=15, z2=-5, z3=-5, z4=-5)),
+    # 「庄家：数字（任意筒索万）1、5、9和东风」 (line 187): no dragon names the dealer
+    ("tuidaohu_dealer_no_dragon", TD, CHICKEN, None, {"seat_wind": "1z", "horses": "7z6z5z1m5m9m"},
+     4, pay(z1=12, z2=-4, z3=-4, z4=-4)),
+    # qianggang 「买马」 (seed 003 line 3) counts from the dealer the same way: 中 and 2m hit South; stake 1 2 3 is
+    # not given here, so the chicken stake is 1: 鸡胡 + 自摸 = 1 番 = 2, times (1 + 2 hits)
+    ("qianggang_red_is_next", "qianggang", CHICKEN, None,
+     {"seat_wind": "2z", "horses": "7z2m3m4m3p4p"}, 6, pay(z1=-6, z2=18, z3=-6, z4=-6)),
+    # chicken stake 3: 3 x 2 for the hand, times (1 + 1 hit)
     ("qianggang_one_hit", "qianggang", CHICKEN, None,
-     {"seat_wind": "1z", "horses": "1m2m3m4m2p3p", "stake": {"chicken": 3}}, 6, pay(z1=18, z2=-6, z3=-6, z4=-6)),
+     {"seat_wind": "1z", "horses": "1m2m3m4m2p3p", "stake": {"chicken": 3}}, 12, pay(z1=36, z2=-12, z3=-12, z4=-12)),
 ]
 
 
@@ -330,34 +342,3 @@ def test_stake(request_, payments) -> None:
     assert response["payments"] == payments
     fee = request_["context"]["stake"].get("fee", 0)
     assert sum(response["payments"].values()) == pytest.approx(-4 * fee)
-
-
-# ---- qianggang: flowers, kongs, chicken multiples -----------------------------------------------------------------
-
-QG_ROWS = [
-    # (id, concealed, melds, flowers, context, per-payer points, payments)
-    # "1 2 3": a chicken hand is 3, each flower 1 (2 flowers), paid by each of three on a self-draw
-    ("chicken_two_flowers", CHICKEN, [], "15f", {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}},
-     5, pay(z1=15, z2=-5, z3=-5, z4=-5)),
-    # each kong is worth the kong stake, from each other player (default reading)
-    ("chicken_concealed_kong", ELEVEN, [kong("2222s", concealed=True)], None,
-     {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}}, 3, pay(z1=15, z2=-5, z3=-5, z4=-5)),
-    ("chicken_fed_kong", ELEVEN, [kong("2222s", "3z")], None,
-     {"seat_wind": "1z", "stake": {"flower": 1, "kong": 2, "chicken": 3}}, 3, pay(z1=15, z2=-5, z3=-5, z4=-5)),
-    # a discard win: the discarder pays the hand; kongs still come from each other player
-    ("discard_half_flush", "123m456m789m333z11z", [], "2f",
-     {"seat_wind": "2z", "win": "discard", "discarder": "3z", "stake": {"flower": 10, "kong": 20, "chicken": 30}},
-     70, pay(z2=70, z3=-70)),
-    ("stake_555_all_pungs", "111m222p333s444m55z", [], None, {"seat_wind": "1z", "stake": {"flower": 5, "kong": 5,
-                                                                                            "chicken": 5}},
-     40, pay(z1=120, z2=-40, z3=-40, z4=-40)),
-]
-
-
-@pytest.mark.parametrize(("concealed", "melds", "flowers", "context", "points", "payments"),
-                         [pytest.param(*r[1:], id=r[0]) for r in QG_ROWS])
-def test_qianggang_stakes(concealed, melds, flowers, context, points, payments) -> None:
-    response = score(request(concealed, melds, ruleset="qianggang", flowers=flowers, **context))
-    assert response["points"] == points
-    assert response["payments"] == payments
-    assert sum(response["payments"].values()) == 0

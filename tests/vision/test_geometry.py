@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, unletterbox
 
@@ -10,6 +11,12 @@ def test_letterbox_keeps_aspect_and_centres():
     assert boxed.scale == 416 / 200
     assert boxed.pad == (0.0, 104.0)
     assert (boxed.image[:104] == PAD_VALUE).all() and (boxed.image[104:312] == 0).all()
+
+
+@pytest.mark.parametrize(("height", "width"), [(5000, 1), (1, 20000), (1, 1), (2, 1)])
+def test_letterbox_keeps_a_pixel_of_long_thin_images(height, width):
+    boxed = letterbox(np.zeros((height, width, 3), dtype=np.uint8), 640)
+    assert boxed.image.shape == (640, 640, 3) and (boxed.image == 0).any()
 
 
 def test_unletterbox_inverts_letterbox_and_clips():

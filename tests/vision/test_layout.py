@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.layout import group_tiles, meld_of, propose_hand, row_angle, rows, split_melds
+from vision.layout import group_tiles, meld_of, place_hand, propose_hand, row_angle, rows, split_melds
 
 
 def tile_row(codes: list[str], x: float, y: float, gap: float = 2.0, w: float = 30.0, h: float = 40.0):
@@ -41,10 +41,42 @@ def test_melds_from_small_groups():
     assert meld_of(["1m", "2m"]) is None
 
 
-def test_unformed_meld_tiles_join_the_concealed_hand_and_no_tiles_is_empty():
-    boxes, codes = layout(tile_row(["1m", "1m"], 0, 0), tile_row(["5z", "6z", "7z"], 200, 0))
-    assert propose_hand(group_tiles(boxes, codes), codes)["concealed"] == "11m567z"
+def test_tiles_lying_apart_from_the_hand_are_loose_not_standing():
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+    boxes, codes = layout(tile_row(hand, 0, 0),
+                          tile_row(["5z", "9m"], 200, 200),  # stray tiles on the table: no meld
+                          tile_row(["3p", "3p", "3p"], 0, 400))  # a pung, but the hand is already full
+    groups = group_tiles(boxes, codes)
+    assert [group["kind"] for group in groups] == ["concealed", "loose", "loose"]
+    placed = place_hand(groups, codes)
+    assert placed == {"concealed": list(range(14)), "melds": [], "flowers": [], "loose": [14, 15, 16, 17, 18]}
+    assert propose_hand(groups, codes)["concealed"] == "123m456p789s11122z"
     assert group_tiles(np.zeros((0, 4)), []) == []
+
+
+def test_a_group_of_three_that_forms_no_meld_joins_a_hand_short_of_exactly_one_meld():
+    standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
+    boxes, codes = layout(tile_row(standing, 0, 0), tile_row(["5z", "6z", "5z"], 500, 0), tile_row(["9m"], 0, 300))
+    placed = place_hand(group_tiles(boxes, codes), codes)
+    assert placed["concealed"] == [*range(11), 11, 12, 13]  # the misread pung's tiles stand: a fix makes it a meld
+    assert placed["loose"] == [14]
+
+
+def test_the_melds_nearest_the_standing_tiles_fill_the_hand_and_the_farthest_is_loose():
+    standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s"]
+    boxes, codes = layout(tile_row(standing, 0, 0), tile_row(["7z", "7z", "7z"], 400, 0),
+                          tile_row(["9s", "9s", "9s"], 400, 60), tile_row(["2m", "2m", "2m"], 0, 900))
+    placed = place_hand(group_tiles(boxes, codes), codes)
+    assert [meld["tiles"] for meld in placed["melds"]] == [[8, 9, 10], [11, 12, 13]]
+    assert placed["loose"] == [14, 15, 16]
+
+
+def test_four_backs_together_are_a_concealed_kong_whose_face_is_not_shown():
+    standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
+    boxes, codes = layout(tile_row(standing, 0, 0), tile_row(["back"] * 4, 500, 0))
+    placed = place_hand(group_tiles(boxes, codes), codes)
+    assert placed["melds"] == [{"kind": "kong", "tiles": [11, 12, 13, 14], "concealed": True}]
+    assert propose_hand(group_tiles(boxes, codes), codes)["melds"] == [{"kind": "kong", "tiles": "", "concealed": True}]
 
 
 def turned(boxes: np.ndarray, degrees: float) -> np.ndarray:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import DETECTOR_CLASSES
-from vision.recognize import DEFAULT_CONF, MODELS_DIR, tile_entry
+from vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(),
@@ -27,7 +27,7 @@ def test_shipped_models_read_a_real_photo(tmp_path):
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
     result, _ = read_photo(photo)
-    assert set(result) == {"image", "tiles", "groups", "hand", "suggestions", "timing_ms"}
+    assert set(result) == {"image", "tiles", "groups", "hand", "hand_tiles", "suggestions", "timing_ms"}
     assert result["image"] == {"width": 640, "height": 640}
     assert len(result["tiles"]) >= 5
     for tile in result["tiles"]:
@@ -35,6 +35,10 @@ def test_shipped_models_read_a_real_photo(tmp_path):
         assert len(tile["box"]) == 4 and len(tile["alternatives"]) == 3
     grouped = sorted(i for group in result["groups"] for i in group["tiles"])
     assert grouped == list(range(len(result["tiles"])))
+    placed = result["hand_tiles"]
+    melded = [i for meld in placed["melds"] for i in meld["tiles"]]
+    in_hand = placed["concealed"] + placed["flowers"] + placed["loose"] + melded
+    assert sorted(in_hand) == grouped  # every detection once: in the hand or loose
     json.dumps(result)  # the API returns it as is
 
     manifest = tmp_path / "one.jsonl"
@@ -83,3 +87,14 @@ def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected
     assert models.conf == expected
     result, _ = read_photo(sorted(SAMPLES.glob("*.jpg"))[0], models=models)
     assert (len(result["tiles"]) == 0) == (expected > 1)  # no score passes a threshold above 1
+
+
+@needs_models
+def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it():
+    from vision.image import RECOGNITION_MAX_SIDE, load_photo
+
+    image = load_photo(sorted(SAMPLES.glob("*.jpg"))[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+    tile = max((t for t in recognize(image)["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
+    named = name_tile(image, tile["box"])
+    assert named["code"] == tile["code"] and named["confidence"] >= tile["confidence"]
+    assert len(named["alternatives"]) == 3 and named["code"] not in [a["code"] for a in named["alternatives"]]

@@ -1,0 +1,78 @@
+"""Every error the API answers is `{"errors": [{"code", "message"}]}`; nothing internal ever reaches a client.
+Routes raise `Refusal` (or a library's own error that a handler here maps); the handlers shape the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from api.models import ErrorResponse
+from scoring.errors import ScoringError
+from vision.image import PhotoError
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+class Refusal(Exception):
+    """A request the API refuses: HTTP `status`, a stable machine `code` and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers or {}
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for the error statuses an operation may answer."""
+    return {status: {"model": ErrorResponse} for status in statuses}
+
+
+def errors(status: int, *items: dict[str, str], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"errors": list(items)}, status_code=status, headers=headers)
+
+
+@contextmanager
+def scorer_refusals(*, unknown_ruleset: int = 422) -> Iterator[None]:
+    """The scorer's refusals as API errors: 422, or `unknown_ruleset` where the name is the resource asked for."""
+    try:
+        yield
+    except ScoringError as error:
+        status = unknown_ruleset if error.code == "unknown_ruleset" else 422
+        raise Refusal(status, error.code, error.message) from None
+
+
+def describe(item: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+    return f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid"))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(Refusal)
+    async def refusal(_: Request, error: Refusal) -> JSONResponse:
+        return errors(error.status, {"code": error.code, "message": error.message}, headers=error.headers)
+
+    @app.exception_handler(PhotoError)
+    async def photo_error(_: Request, error: PhotoError) -> JSONResponse:
+        return errors(422, {"code": error.code, "message": error.message})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        return errors(422, *({"code": "bad_request", "message": describe(item)} for item in error.errors()))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == 400:  # a body FastAPI cannot even decode (bad UTF-8, broken multipart)
+            return errors(422, {"code": "bad_request", "message": str(error.detail)})
+        code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
+        # Headers such as Allow, on a 405
+        return errors(error.status_code, {"code": code, "message": str(error.detail)}, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_: Request, error: Exception) -> JSONResponse:
+        # Starlette re-raises the exception after this answer, so the server log gets the traceback.
+        return errors(500, {"code": "internal", "message": "internal error; the server log has the details"})

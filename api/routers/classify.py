@@ -1,0 +1,37 @@
+"""Naming the tile in a box the user drew on a recognition's photo (a tile the recogniser missed)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter
+
+from api.dependencies import RecognitionSlotsDep, StoreDep, TileNamerDep
+from api.errors import Refusal, error_responses
+from api.models import ClassifyRequest, NamedTile
+from vision.image import RECOGNITION_MAX_SIDE, load_photo
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+
+@router.post("/v1/recognitions/{recognition_id}/classify", response_model=NamedTile,
+             responses=error_responses(404, 503))
+def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
+             slots: RecognitionSlotsDep) -> NamedTile:
+    recognition, image = store.recognition(recognition_id), store.image(recognition_id)
+    if recognition is None or image is None:
+        raise Refusal(404, "not_found", f"no recognition with id {recognition_id!r}")
+    width, height = recognition["image"]["width"], recognition["image"]["height"]
+    x1, y1, x2, y2 = request.box
+    if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
+        raise Refusal(422, "bad_box", f"box {list(request.box)} is not a box inside the {width}×{height} photo "
+                      "([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
+    with slots:  # the same pixels the recognition saw: the box is in their frame
+        pixels = load_photo(image[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+        try:
+            return NamedTile.model_validate(name_tile(pixels, list(request.box)))
+        except (ModuleNotFoundError, FileNotFoundError) as missing:
+            log.error("tile classifier unavailable: %s", missing)
+            raise Refusal(503, "model_unavailable", "the tile classifier is not installed on this server") \
+                from missing

@@ -1,0 +1,242 @@
+"""Games (DESIGN.md "Games: a table's scoresheet"): create a game, record, edit and delete its hands, follow it
+live (Server-Sent Events), export it. Stored is the list of hands; everything shown is a replay (scoring.game)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.dependencies import GameEventsDep, GamesDep, StoreDep
+from api.errors import Refusal, error_responses, scorer_refusals
+from api.game_store import StoredGame
+from api.models import Number, ScoreRequest, Stake, Strict
+from scoring.game import Setup, check_setup, replay, scoresheet
+
+# An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
+JSON_ERRORS = {status: {"description": description, "content": {"application/json": {"schema": {
+    "$ref": "#/components/schemas/ErrorResponse"}}}} for status, description in (
+    (404, "no such game"), (422, "Unprocessable Entity"), (500, "Internal Server Error"))}
+# Published changes reach this process's followers at once; a follower also looks at the store this often, for
+# changes made through other server processes (`fanshot serve --workers N`).
+STORE_POLL_SECONDS = 2.0
+Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: index 0-3 in the order of `players`")]
+router = APIRouter()
+
+
+class GameCreate(Strict):
+    ruleset: str = Field("jipinghu", description="a rule set name (GET /v1/rulesets)")
+    options: dict[str, Any] = Field(default_factory=dict, description="rule-set option overrides")
+    players: list[str] = Field(min_length=4, max_length=4,
+                               description="four names: the first dealer first, then counter-clockwise")
+    stake: Stake | None = Field(None, description="the stake of every hand (`unit` per point, `fee` per hand)")
+
+
+class Win(Strict):
+    winner: Player
+    request: ScoreRequest = Field(description="the winning hand's score request; the game fills in the seat "
+                                  "wind, the prevalent wind, the discarder and the stake")
+    recognition_id: str | None = Field(None, description="the recognition (photo) the hand came from")
+
+
+class WinHand(Strict):
+    kind: Literal["win"]
+    discarder: Player | None = Field(None, description="whose discard won; null for a self-draw")
+    wins: list[Win] = Field(min_length=1, max_length=3, description="several on one discard where allowed")
+
+
+class DrawHand(Strict):
+    kind: Literal["draw"]
+
+
+HandInput = Annotated[WinHand | DrawHand, Field(discriminator="kind")]
+
+
+class GamePlayer(BaseModel):
+    name: str
+    seat_wind: str = Field(description="the player's wind for the next hand")
+    total: Number = Field(description="money: the running sum of payments, fees included")
+    points: Number
+    fees: Number
+
+
+class PlayedHand(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    n: int = Field(description="counting from 1")
+    kind: Literal["win", "draw"]
+    dealer: int
+    prevalent_wind: str
+    seat_winds: list[str]
+    points: list[Number] = Field(description="per player")
+    payments: list[Number] = Field(description="money per player: points x stake unit, less the fee")
+
+
+class Transfer(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    payer: int = Field(alias="from")
+    payee: int = Field(alias="to")
+    amount: Number
+
+
+class Game(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    version: int
+    ruleset: str
+    options: dict[str, Any]
+    stake: dict[str, Any]
+    players: list[GamePlayer]
+    dealer: int = Field(description="who deals the next hand")
+    prevalent_wind: str
+    hands: list[PlayedHand]
+    settlement: list[Transfer] = Field(description="the fewest transfers that square everyone, fees apart")
+
+
+def setup_of(game: StoredGame) -> Setup:
+    return Setup(game.setup["ruleset"], tuple(game.setup["players"]), game.setup["options"], game.setup["stake"])
+
+
+def view(game: StoredGame) -> dict[str, Any]:
+    with scorer_refusals():
+        derived = replay(setup_of(game), game.hands)
+    return {"id": game.id, "version": game.version, "created_at": game.created_at, "updated_at": game.updated_at,
+            **{key: game.setup[key] for key in ("ruleset", "options", "stake")}, **derived}
+
+
+def existing(game_id: str, games: GamesDep) -> StoredGame:
+    game = games.get(game_id)
+    if game is None:
+        raise Refusal(404, "not_found", f"no game with id {game_id!r}")
+    return game
+
+
+ExistingGame = Annotated[StoredGame, Depends(existing)]
+
+
+def stored_hand(hand: WinHand | DrawHand, store: StoreDep) -> dict[str, Any]:
+    """The hand as the game keeps it, its photo links checked."""
+    if isinstance(hand, DrawHand):
+        return {"kind": "draw"}
+    wins = []
+    for i, win in enumerate(hand.wins):
+        if win.recognition_id is not None and store.recognition(win.recognition_id) is None:
+            raise Refusal(422, "unknown_recognition", f"wins[{i}].recognition_id: no recognition with id "
+                          f"{win.recognition_id!r}")
+        wins.append({"winner": win.winner, "request": win.request.as_scorer_input(),
+                     **({"recognition_id": win.recognition_id} if win.recognition_id else {})})
+    return {"kind": "win", "discarder": hand.discarder, "wins": wins}
+
+
+def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any) -> dict[str, Any]:
+    """Apply `edit(hands) -> hands` if the game still replays, then tell every follower."""
+    shown: dict[str, Any] = {}
+
+    def checked(game: StoredGame) -> list[dict[str, Any]]:
+        hands = edit(list(game.hands))
+        shown.update(view(StoredGame(game.id, game.version + 1, game.created_at, game.updated_at, game.setup,
+                                     hands)))
+        return hands
+
+    changed = games.change_hands(game_id, checked)
+    if changed is None:
+        raise Refusal(404, "not_found", f"no game with id {game_id!r}")
+    shown["updated_at"] = changed.updated_at
+    events.publish(game_id, shown)
+    return shown
+
+
+def hand_index(game_id: str, hands: list[dict[str, Any]], n: int) -> int:
+    if not 1 <= n <= len(hands):
+        raise Refusal(404, "not_found", f"game {game_id} has no hand {n} (it has {len(hands)})")
+    return n - 1
+
+
+def inert(value: Any) -> Any:
+    """A name a spreadsheet would run as a formula (=, +, -, @) is written as text (OWASP CSV injection)."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")) else value
+
+
+@router.post("/v1/games", status_code=201, response_model=Game)
+def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
+    stake = body.stake.model_dump(exclude_none=True) if body.stake else {}
+    with scorer_refusals():
+        setup = check_setup(body.ruleset, body.options, body.players, stake)
+    game = games.create({"ruleset": setup.ruleset, "options": setup.options, "players": list(setup.players),
+                         "stake": setup.stake})
+    return JSONResponse(view(game), status_code=201, headers={"Location": f"/v1/games/{game.id}"})
+
+
+@router.get("/v1/games/{game_id}", response_model=Game, responses=error_responses(404))
+def get_game(game: ExistingGame) -> JSONResponse:
+    return JSONResponse(view(game))
+
+
+@router.post("/v1/games/{game_id}/hands", status_code=201, response_model=PlayedHand,
+             responses=error_responses(404))
+def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsDep, store: StoreDep) -> JSONResponse:
+    recorded = stored_hand(hand, store)
+    game = change(game_id, games, events, lambda hands: [*hands, recorded])
+    played = game["hands"][-1]
+    return JSONResponse(played, status_code=201, headers={"Location": f"/v1/games/{game_id}/hands/{played['n']}"})
+
+
+@router.get("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
+def get_hand(game: ExistingGame, n: int) -> JSONResponse:
+    return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, n)])
+
+
+@router.put("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
+def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: GameEventsDep,
+              store: StoreDep) -> JSONResponse:
+    recorded = stored_hand(hand, store)
+
+    def replaced(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        hands[hand_index(game_id, hands, n)] = recorded
+        return hands
+
+    return JSONResponse(change(game_id, games, events, replaced)["hands"][n - 1])
+
+
+@router.delete("/v1/games/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404))
+def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep) -> JSONResponse:
+    def removed(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        del hands[hand_index(game_id, hands, n)]
+        return hands
+
+    return JSONResponse(change(game_id, games, events, removed))
+
+
+@router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
+async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep) -> AsyncIterator[ServerSentEvent]:
+    """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it)."""
+    async with events.subscribe(game.id) as updates:
+        # read after subscribing, so that no change falls between the two
+        current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
+        yield ServerSentEvent(data=current, id=str(current["version"]))
+        while True:
+            try:
+                update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
+            except TimeoutError:  # a change made through another server process is only in the store
+                stored = await run_in_threadpool(games.get, game.id)
+                update = await run_in_threadpool(view, stored) if stored.version > current["version"] else current
+            if update["version"] > current["version"]:
+                current = update
+                yield ServerSentEvent(data=current, id=str(current["version"]))
+
+
+@router.get("/v1/games/{game_id}/export", response_class=Response, responses={
+    **error_responses(404), 200: {"content": {"text/csv": {}}, "description": "the scoresheet"}})
+def export_game(game: ExistingGame, format: Literal["csv"] = "csv") -> Response:  # noqa: A002 - the documented name
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([[inert(value) for value in row] for row in scoresheet(setup_of(game), view(game))])
+    # The byte-order mark lets spreadsheet programs read the players' names as UTF-8.
+    return Response("\ufeff" + buffer.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="fanshot-game-{game.id}.csv"'})

@@ -1,0 +1,23 @@
+"""The web page and the health check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from api.models import Health
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+router = APIRouter()
+
+
+@router.get("/", include_in_schema=False)
+def page() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/healthz")
+async def healthz() -> Health:
+    return Health(status="ok")

@@ -1,0 +1,23 @@
+"""The rule sets the scorer knows, with their options and fans."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+import scoring
+from api.errors import error_responses, scorer_refusals
+from api.models import RulesetDetails, RulesetSummary
+
+router = APIRouter()
+
+
+@router.get("/v1/rulesets", response_model=list[RulesetSummary])
+async def rulesets() -> JSONResponse:
+    return JSONResponse(scoring.ruleset_summaries())
+
+
+@router.get("/v1/rulesets/{name}", response_model=RulesetDetails, responses=error_responses(404))
+async def ruleset(name: str) -> JSONResponse:
+    with scorer_refusals(unknown_ruleset=404):
+        return JSONResponse(scoring.ruleset_details(name))

@@ -1,0 +1,48 @@
+// Calls to the Fanshot API: JSON in, JSON out; a refusal becomes an ApiError carrying the API's error list
+// (each with its `code`, which the page words in the reader's language), a lost connection an ApiError "network".
+
+export class ApiError extends Error {
+  constructor(status, errors) {
+    super(errors.map((error) => error.message).join("; ") || `HTTP ${status}`);
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+const networkError = () => new ApiError(0, [{ code: "network", message: "no connection" }]);
+
+export async function call(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["content-type"] = "application/json";
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw networkError();
+  }
+  const isJson = (response.headers.get("content-type") || "").includes("json");
+  const data = isJson ? await response.json() : null;
+  if (!response.ok) throw new ApiError(response.status, data?.errors ?? []);
+  return data;
+}
+
+/** POST a form with upload progress: `onProgress(fraction)` as the bytes go out (fetch cannot report it). */
+export function upload(url, form, onProgress) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", url);
+    request.responseType = "json";
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener("load", () => {
+      if (request.status >= 200 && request.status < 300) resolve(request.response);
+      else reject(new ApiError(request.status, request.response?.errors ?? []));
+    });
+    request.addEventListener("error", () => reject(networkError()));
+    request.send(form);
+  });
+}

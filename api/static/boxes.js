@@ -1,0 +1,122 @@
+// The photo's boxes, one per labelled tile (in the hand or not), in reading order; drawing a box for a tile the
+// recogniser missed (or boxed badly); close-ups of a tile's box for the picker.
+import { $, setStatus } from "./dom.js";
+import { t } from "./i18n.js";
+import { isLow, state } from "./state.js";
+import { tileName } from "./tiles.js";
+
+let onBoxClick = () => {};
+let onBoxDrawn = () => {};
+
+/** Tiles in reading order: rows top to bottom (a new row where a tile's centre is below the row's tiles),
+ *  each left to right, so keyboard focus walks the photo as a person reads it. */
+export function readingOrder(tiles) {
+  const centreY = (tile) => (tile.box[1] + tile.box[3]) / 2;
+  const rows = [];
+  for (const tile of [...tiles].sort((a, b) => centreY(a) - centreY(b))) {
+    const row = rows.at(-1);
+    if (row && centreY(tile) < Math.max(...row.map((other) => other.box[3]))) row.push(tile);
+    else rows.push([tile]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
+}
+
+/** CSS background size and position that show only `box` of a width×height photo, filling the element. */
+export function closeupStyle([x1, y1, x2, y2], { width, height }) {
+  const w = Math.max(x2 - x1, 1);
+  const h = Math.max(y2 - y1, 1);
+  const position = (start, size, whole) => (whole - size > 0 ? (100 * start) / (whole - size) : 0);
+  return {
+    backgroundSize: `${(100 * width) / w}% ${(100 * height) / h}%`,
+    backgroundPosition: `${position(x1, w, width)}% ${position(y1, h, height)}%`,
+  };
+}
+
+export function showCloseup(element, tile) {
+  element.hidden = !tile.box || !state.recognition;
+  if (element.hidden) return;
+  Object.assign(element.style, { backgroundImage: `url("${$("photo-image").src}")` }, closeupStyle(tile.box, state.recognition.image));
+  element.setAttribute("aria-label", t("closeup"));
+}
+
+export function renderBoxes() {
+  const recognition = state.recognition;
+  const boxes = [];
+  if (recognition) {
+    const { width, height } = recognition.image;
+    const loose = new Set(state.loose);
+    for (const tile of readingOrder([...state.tiles.values()].filter((tile) => tile.box))) {
+      const [x1, y1, x2, y2] = tile.box;
+      const box = document.createElement("button");
+      box.type = "button";
+      box.className = "box";
+      box.classList.toggle("low", isLow(tile));
+      box.classList.toggle("edited", tile.edited);
+      box.classList.toggle("loose", loose.has(tile.id));
+      box.dataset.tile = tile.id;
+      Object.assign(box.style, {
+        left: `${(100 * x1) / width}%`, top: `${(100 * y1) / height}%`,
+        width: `${(100 * (x2 - x1)) / width}%`, height: `${(100 * (y2 - y1)) / height}%`,
+      });
+      const sure = tile.edited ? "" : `, ${t("sure", { n: Math.round(100 * tile.confidence) })}`;
+      box.setAttribute("aria-label", `${tileName(tile.code)}${sure}`);
+      box.append(Object.assign(document.createElement("span"), { textContent: tile.code === "back" ? "▮" : tile.code }));
+      box.addEventListener("click", () => onBoxClick(tile.id));
+      boxes.push(box);
+    }
+  }
+  $("boxes").replaceChildren(...boxes);
+}
+
+/** Mark the boxes of `ids` (the tiles a suggestion changes), or none. */
+export function highlightBoxes(ids = []) {
+  const wanted = new Set(ids.map(String));
+  for (const box of $("boxes").children) box.classList.toggle("highlight", wanted.has(box.dataset.tile));
+}
+
+export function startMarking(id) {
+  state.marking = id;
+  $("photo").classList.add("marking");
+  const tile = state.tiles.get(id);
+  setStatus($("photo-status"), tile.pending ? t("drag_new") : t("drag", { tile: tileName(tile.code) }));
+  $("photo").scrollIntoView({ block: "center" });
+}
+
+function photoPoint(event) {
+  const rect = $("photo-image").getBoundingClientRect();
+  const { width, height } = state.recognition.image;
+  const clamp = (value) => Math.min(Math.max(value, 0), 1);
+  return [clamp((event.clientX - rect.left) / rect.width) * width, clamp((event.clientY - rect.top) / rect.height) * height];
+}
+
+/** Wire the photo: `onClick(id)` when a box is tapped, `onDrawn(id)` when a box is drawn for tile id. */
+export function wireBoxes({ onClick, onDrawn }) {
+  onBoxClick = onClick;
+  onBoxDrawn = onDrawn;
+  const photo = $("photo");
+  let start = null;
+  const boxFrom = (end) => [Math.min(start[0], end[0]), Math.min(start[1], end[1]), Math.max(start[0], end[0]), Math.max(start[1], end[1])];
+  photo.addEventListener("pointerdown", (event) => {
+    if (state.marking === null) return;
+    event.preventDefault();
+    photo.setPointerCapture(event.pointerId);
+    start = photoPoint(event);
+  });
+  photo.addEventListener("pointermove", (event) => {
+    if (start === null) return;
+    state.tiles.get(state.marking).box = boxFrom(photoPoint(event));
+    renderBoxes();
+  });
+  photo.addEventListener("pointerup", (event) => {
+    if (start === null) return;
+    const [x1, y1, x2, y2] = boxFrom(photoPoint(event));
+    const tile = state.tiles.get(state.marking);
+    tile.box = x2 - x1 >= 2 && y2 - y1 >= 2 ? [x1, y1, x2, y2] : null; // a tap is not a box
+    tile.edited = true;
+    start = null;
+    state.marking = null;
+    photo.classList.remove("marking");
+    setStatus($("photo-status"), tile.box ? t("naming") : t("no_box"));
+    onBoxDrawn(tile.id);
+  });
+}

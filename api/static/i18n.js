@@ -1,0 +1,171 @@
+// The page's words in English and Chinese: every heading, button, status line and error (keyed by the API's
+// error code, never its field path). Static HTML names its text with data-i18n attributes.
+
+const WORDS = {
+  en: {
+    title: "Fanshot 番拍 — score a mahjong hand from a photo", switch_language: "中文", rules: "Rules",
+    take_photo: "Take or choose a photo", photo_alt: "Your photo, with the tiles read from it",
+    hint: "Tap a tile (on the photo or below) to correct it. Orange tiles are the uncertain ones.",
+    suggestions: "Suggested fixes", apply: "Apply", suggestion_p: "likely {p}%",
+    hand: "Hand", standing: "Standing tiles", flowers: "Flowers", tray: "Other tiles on the table",
+    tray_hint: "Not part of the hand, but kept in the saved label. Tap one to move it into the hand.",
+    new_meld: "+ New meld", clear: "Clear", undo: "Undo", cleared: "Hand cleared: its tiles are in the tray.",
+    count: "{n} + 1 of {needed}", count_open: "{n} of {needed}", count_aria: "Tiles in the hand",
+    how_won: "How it was won", win_type: "Win type", self_draw: "Self-draw", discard: "Discard",
+    seat: "Your seat", prevalent: "Prevalent wind", discarder: "Discarder", special_wins: "Special wins",
+    kong_replacement: "Kong replacement", last_tile: "Last tile", robbing_kong: "Robbing a kong",
+    multi_win: "Multiple winners", heavenly: "Heavenly", earthly: "Earthly", human: "Human",
+    ghost_mode: "Ghost mode", ghost_default: "rule set default", ghost_none: "none", ghost_white: "white dragon",
+    ghost_flip: "flip one", ghost_flip2: "flip two", ghosts: "Ghost tiles", horses: "Horses",
+    horses_hint: "Draw {n} horses ({m} when the hand holds a ghost)", stake_unit: "Stake per point",
+    stake_fee: "Fee per seat", stake_flower: "Flower stake", stake_kong: "Kong stake", stake_chicken: "Chicken stake",
+    liability: "Liability", liable: "Liable seat", kong_fed_by: "Kong fed by (for kong replacement)", nobody: "—",
+    not_in_ruleset: "not in this rule set",
+    score: "Score", save: "Save as labelled example", export: "Download the labelled dataset (YOLO zip)",
+    api_docs: "API documentation",
+    close: "Close", likely: "Most likely", all_tiles: "All tiles", add_tile: "Add a tile", current: "now",
+    closeup: "The tile on the photo", back: "Face-down",
+    winning: "★ Winning tile", to_standing: "→ Standing", to_meld: "→ Meld {n}", to_new_meld: "→ New meld",
+    to_flowers: "→ Flowers", redraw_box: "□ Redraw its box", mark_box: "□ Mark it on the photo",
+    out_of_hand: "Out of the hand", draw_on_photo: "□ Draw it on the photo", looks_like: "Box drawn: it looks like {tile} ({p}%).",
+    naming_failed: "Box drawn; it could not be named: {error}", not_a_tile: "✕ Not a tile", sure: "{n}% sure",
+    chow: "Chow", pung: "Pung", kong: "Exposed kong", kong_added: "Added kong", kong_concealed: "Concealed kong",
+    meld_kind: "Meld {n} kind", fed_by: "fed by", fed_by_aria: "Kong made from the discard of", dissolve: "Dissolve",
+    kong_face: "Which tile?", kong_face_aria: "The tile of the concealed kong", dealer: "(dealer)",
+    preparing: "Preparing the photo…", uploading: "Uploading… {p}%", reading: "Reading the tiles…",
+    read: "Read {n} tiles.", read_uncertain: "Read {n} tiles, {low} uncertain.", read_failed: "Could not read the photo: {error}",
+    drag: "Drag a box around the {tile} on the photo.", drag_new: "Drag a box around the tile on the photo.", naming: "Naming the tile…", box_drawn: "Box drawn: {tile}.",
+    no_box: "No box drawn: drag across the tile.",
+    saved: "Saved ✓ {n} labelled tiles ({time}).", unboxed: "{n} without a box on the photo: mark them so the example teaches the model every tile.",
+    not_saved: "Not saved: {error}", save_cancelled: "Not saved.",
+    restored: "Your saved work from {time} is restored. Saving again replaces it.",
+    confirm_few_tiles: "The photo shows {detected} tiles but only {labelled} would be saved. Save anyway?",
+    confirm_no_hand: "The hand is empty: save the {labelled} tiles without a hand?",
+    rulesets_failed: "Could not load the rule sets: {error}",
+    fan: "fan", points: "points", fixed_points: "{n} points", capped: "capped at {cap} fan",
+    limit: "limit hand", fan_name: "Fan", payments: "Payments", kong_payments: "Kong payments",
+    horses_hit: "Horses {tiles}: hits {n}", no_flowers: "{ruleset} plays without flowers.",
+    leave_flowers: "Score without the flowers", switch_ruleset: "Switch to {ruleset}",
+    errors: {
+      not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
+      too_many_tiles: "The hand has too many tiles: a winning hand has 14 (a kong counts as 3).",
+      too_few_tiles: "The hand has too few tiles: a winning hand has 14 (a kong counts as 3).",
+      winning_tile_missing: "Choose the winning tile (★) among the standing tiles.",
+      too_many_copies: "A tile appears more than four times. Check the tiles.",
+      bad_tile: "A tile is not one the scorer knows. Check the tiles.",
+      bad_meld: "A meld is not a real chow, pung or kong. Check its tiles and kind.",
+      bad_context: "Something about how the hand was won does not fit: check the seats, special wins, ghosts and horses.",
+      bad_option: "A rule-set option has a value it cannot take.", unknown_option: "The rule set has no such option.",
+      not_allowed: "The rule set does not allow this (chow, discard win, flowers, ghosts or horses).",
+      below_minimum_fan: "The hand is worth less than the rule set's minimum to win.",
+      unknown_ruleset: "That rule set is unknown.", bad_request: "Some details are not valid: check the numbers you typed.",
+      not_found: "That photo is not on this server any more.", too_large: "The photo is too large (20 MB at most).",
+      empty: "The file is empty.", not_an_image: "That file is not a photo the server can read.",
+      too_many_pixels: "The photo has too many pixels.", truncated: "The photo is cut short: try sending it again.",
+      model_unavailable: "The tile recogniser is not installed on this server.",
+      bad_box: "A box lies outside the photo.", precondition_failed: "This photo was saved elsewhere meanwhile: reload to see it.",
+      internal: "The server failed: try again.", network: "No connection to the server: try again.",
+      unknown: "Something went wrong ({code}).",
+    },
+  },
+  zh: {
+    title: "番拍 Fanshot — 拍照算番", switch_language: "English", rules: "规则",
+    take_photo: "拍照或选择照片", photo_alt: "你的照片和读到的牌",
+    hint: "点一张牌（照片上或下方）即可更正。橙色的是没把握的牌。",
+    suggestions: "建议的更正", apply: "采用", suggestion_p: "可能性 {p}%",
+    hand: "手牌", standing: "立牌", flowers: "花牌", tray: "桌上其他的牌",
+    tray_hint: "不算手牌，但仍保存在标注里。点一张可移入手牌。",
+    new_meld: "+ 新副露", clear: "清空", undo: "撤销", cleared: "手牌已清空：牌都在下方的其他牌里。",
+    count: "{n} + 1 / {needed} 张", count_open: "{n} / {needed} 张", count_aria: "手牌张数",
+    how_won: "怎么胡的", win_type: "胡牌方式", self_draw: "自摸", discard: "点炮",
+    seat: "你的门风", prevalent: "圈风", discarder: "放炮的人", special_wins: "特殊胡法",
+    kong_replacement: "杠上开花", last_tile: "海底捞月", robbing_kong: "抢杠",
+    multi_win: "一炮多响", heavenly: "天和", earthly: "地和", human: "人和",
+    ghost_mode: "鬼牌玩法", ghost_default: "按规则", ghost_none: "无鬼", ghost_white: "白板做鬼",
+    ghost_flip: "翻鬼", ghost_flip2: "翻双鬼", ghosts: "鬼牌", horses: "马牌",
+    horses_hint: "抽 {n} 匹马（有鬼时 {m} 匹）", stake_unit: "每分金额",
+    stake_fee: "每家台费", stake_flower: "花注", stake_kong: "杠注", stake_chicken: "鸡胡注",
+    liability: "包牌", liable: "包牌的人", kong_fed_by: "放杠的人（杠上开花）", nobody: "—",
+    not_in_ruleset: "本规则没有",
+    score: "计番", save: "保存为标注样本", export: "下载标注数据集（YOLO zip）",
+    api_docs: "API 文档",
+    close: "关闭", likely: "最可能", all_tiles: "所有牌", add_tile: "加一张牌", current: "当前",
+    closeup: "照片上的这张牌", back: "牌背",
+    winning: "★ 胡的牌", to_standing: "→ 立牌", to_meld: "→ 副露 {n}", to_new_meld: "→ 新副露",
+    to_flowers: "→ 花牌", redraw_box: "□ 重画框", mark_box: "□ 在照片上标出",
+    out_of_hand: "移出手牌", draw_on_photo: "□ 在照片上框出来", looks_like: "已画框：看起来是{tile}（{p}%）。",
+    naming_failed: "已画框，但认不出来：{error}", not_a_tile: "✕ 不是牌", sure: "把握 {n}%",
+    chow: "吃", pung: "碰", kong: "明杠", kong_added: "补杠", kong_concealed: "暗杠",
+    meld_kind: "副露 {n} 类型", fed_by: "放杠", fed_by_aria: "放杠的人", dissolve: "拆开",
+    kong_face: "哪张牌？", kong_face_aria: "暗杠是哪张牌", dealer: "（庄）",
+    preparing: "正在准备照片…", uploading: "上传中… {p}%", reading: "正在读牌…",
+    read: "读到 {n} 张牌。", read_uncertain: "读到 {n} 张牌，{low} 张没把握。", read_failed: "读不了这张照片：{error}",
+    drag: "在照片上框出{tile}。", drag_new: "在照片上框出这张牌。", naming: "正在认牌…", box_drawn: "已画框：{tile}。",
+    no_box: "没有画框：请拖过整张牌。",
+    saved: "已保存 ✓ {n} 张标注的牌（{time}）。", unboxed: "{n} 张在照片上没有框：标出来，样本才能教会模型每一张牌。",
+    not_saved: "没保存：{error}", save_cancelled: "没保存。",
+    restored: "已恢复你 {time} 保存的内容。再保存会覆盖它。",
+    confirm_few_tiles: "照片上有 {detected} 张牌，却只会保存 {labelled} 张。仍然保存吗？",
+    confirm_no_hand: "手牌是空的：只保存这 {labelled} 张牌的标注吗？",
+    rulesets_failed: "规则加载失败：{error}",
+    fan: "番", points: "分", fixed_points: "{n} 分", capped: "爆胡，封顶 {cap} 番",
+    limit: "满贯", fan_name: "番种", payments: "收付", kong_payments: "杠钱",
+    horses_hit: "马 {tiles}：中 {n} 匹", no_flowers: "{ruleset}不算花牌。",
+    leave_flowers: "不计花牌来算", switch_ruleset: "改用{ruleset}",
+    errors: {
+      not_winning: "这些牌不成胡。请检查牌和副露。",
+      too_many_tiles: "手牌太多了：胡牌要 14 张（杠算 3 张）。",
+      too_few_tiles: "手牌太少了：胡牌要 14 张（杠算 3 张）。",
+      winning_tile_missing: "请在立牌里选出胡的那张牌（★）。",
+      too_many_copies: "有一种牌超过了四张。请检查牌。",
+      bad_tile: "有一张牌不认识。请检查牌。",
+      bad_meld: "有一组副露不是真正的吃、碰或杠。请检查它的牌和类型。",
+      bad_context: "胡牌的情况有不对的地方：请检查座位、特殊胡法、鬼牌和马牌。",
+      bad_option: "规则选项的值不对。", unknown_option: "规则没有这个选项。",
+      not_allowed: "这套规则不允许这样（吃、点炮、花牌、鬼牌或马牌）。",
+      below_minimum_fan: "番数不够这套规则的起胡番。",
+      unknown_ruleset: "没有这套规则。", bad_request: "有些内容无效：请检查你输入的数字。",
+      not_found: "服务器上已经没有这张照片了。", too_large: "照片太大了（最多 20 MB）。",
+      empty: "文件是空的。", not_an_image: "这个文件不是服务器能读的照片。",
+      too_many_pixels: "照片像素太多了。", truncated: "照片不完整：请重新发送。",
+      model_unavailable: "服务器没有安装认牌模型。",
+      bad_box: "有一个框在照片外面。", precondition_failed: "这张照片刚在别处保存过：请重新载入查看。",
+      internal: "服务器出错了：请再试一次。", network: "连不上服务器：请再试一次。",
+      unknown: "出错了（{code}）。",
+    },
+  },
+};
+
+export const LANGUAGES = Object.keys(WORDS);
+let language = "en";
+
+export const currentLanguage = () => language;
+
+export function setLanguage(lang) {
+  language = WORDS[lang] ? lang : "en";
+}
+
+/** The phrase `key` in the current language, with {name} placeholders filled from `values`. */
+export function t(key, values = {}) {
+  const phrase = WORDS[language][key] ?? WORDS.en[key] ?? key;
+  return phrase.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+}
+
+/** Plain words for an API refusal (an ApiError's `errors`, each with a `code`) or a failed connection. */
+export function errorText(error) {
+  const words = WORDS[language].errors;
+  const codes = error.errors?.length ? error.errors.map((item) => item.code) : [error.code ?? "network"];
+  return [...new Set(codes)].map((code) => words[code] ?? words.unknown.replace("{code}", code)).join(" ");
+}
+
+/** Every element with data-i18n (text), data-i18n-aria (aria-label), data-i18n-alt or data-i18n-title. */
+export function translatePage(root) {
+  root.documentElement.lang = language === "zh" ? "zh-CN" : "en";
+  for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  for (const element of root.querySelectorAll("[data-i18n-aria]")) element.setAttribute("aria-label", t(element.dataset.i18nAria));
+  for (const element of root.querySelectorAll("[data-i18n-alt]")) element.alt = t(element.dataset.i18nAlt);
+  root.title = t("title");
+}
+
+export const WORD_KEYS = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(WORDS[lang])]));
+export const ERROR_CODES = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(WORDS[lang].errors)]));

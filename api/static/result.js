@@ -1,0 +1,60 @@
+// The score result: headline, fans, payments, kong payments and horses; or why there is none, with a way on.
+import { $, button, escapeHtml } from "./dom.js";
+import { currentLanguage, t } from "./i18n.js";
+import { moneyHtml } from "./money.js";
+import { seatName } from "./tiles.js";
+
+const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
+const isFixed = (fan) => fan.kind === "fixed_points";
+
+/** The headline: fan (null for a fixed-points win: 满鬼 is "6 points", not "0 fan · 6 points"), points, and
+ *  the badge only where a cap cut the fan or a limit hand went beyond the cap. */
+export function headline(result) {
+  const fixed = result.fans.find(isFixed);
+  const cap = result.options?.cap;
+  const beyondCap = result.limit && !fixed && typeof cap === "number" && cap >= 0 && result.fan_total > cap;
+  const badge = result.capped ? t("capped", { cap }) : beyondCap ? t("limit") : "";
+  return { fan: fixed ? null : result.fan_total, points: result.points, badge };
+}
+
+export function renderResult(result, seat) {
+  const { fan, points, badge } = headline(result);
+  const fanName = (item) => (currentLanguage() === "zh" ? item.zh : `${item.zh} ${item.en}`);
+  const rows = result.fans.map((item) => `<tr class="fan"><td>${escapeHtml(fanName(item))}</td>` +
+    `<td>${isFixed(item) ? t("fixed_points", { n: item.fan }) : `${item.fan} ${t("fan")}`}</td></tr>`).join("");
+  const seatList = (amounts, className) => `<ul class="${className}">${Object.entries(amounts).map(([s, amount]) =>
+    `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatName(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
+  const kongs = Object.keys(result.kong_payments ?? {}).length
+    ? `<h3>${t("kong_payments")}</h3>${seatList(result.kong_payments, "kong-payments")}` : "";
+  const horses = result.horses ? `<p class="horses">${escapeHtml(t("horses_hit", { tiles: result.horses.tiles, n: result.horses.hits }))}</p>` : "";
+  const groups = escapeHtml(result.decomposition?.groups?.map((group) => group.tiles).join(" ") ?? "");
+  const warnings = (result.warnings || []).map((warning) => `<li>${escapeHtml(String(warning))}</li>`).join("");
+  $("result").innerHTML = `
+    <p class="headline">${fan === null ? "" : `<b id="fan-total">${fan}</b> ${t("fan")} · `}<b id="points">${points}</b> ${t("points")}
+      ${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ""}</p>
+    <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan")}</th></tr></thead><tbody>${rows}</tbody></table>
+    ${horses}
+    <h3>${t("payments")}</h3>${moneyHtml(result)}${seatList(result.payments, "payments")}
+    ${kongs}
+    ${groups ? `<p class="notation">${groups}</p>` : ""}
+    ${warnings ? `<ul class="warnings">${warnings}</ul>` : ""}`;
+}
+
+export function clearResult() {
+  $("result").replaceChildren();
+}
+
+export function renderResultError(message) {
+  $("result").replaceChildren(Object.assign(document.createElement("p"), { className: "status error", textContent: message }));
+}
+
+/** The hand has flowers but the rule set plays without them: score without them, or switch to `withFlowers`. */
+export function renderFlowerChoice(ruleset, withFlowers, { leaveOut, switchTo }) {
+  const name = (summary) => (currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`);
+  const note = Object.assign(document.createElement("p"), { className: "status", textContent: t("no_flowers", { ruleset: name(ruleset) }) });
+  const choices = document.createElement("div");
+  choices.className = "row flower-choice";
+  choices.append(button("", t("leave_flowers"), leaveOut));
+  if (withFlowers) choices.append(button("", t("switch_ruleset", { ruleset: name(withFlowers) }), () => switchTo(withFlowers.name)));
+  $("result").replaceChildren(note, choices);
+}

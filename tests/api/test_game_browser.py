@@ -1,0 +1,63 @@
+"""Two phones at one table, in headless Debian Chromium: one starts a game and records a scored hand, the other
+follows the game's link and sees its scoresheet change live (Server-Sent Events), and its undo reaches the first.
+Set-up as in test_browser.py: the deterministic fake recognizer, a real server, page, API and storage."""
+
+import pytest
+
+from tests.api.conftest import real_photo
+from tests.api.test_browser import CHROMIUM, serve, server, sync_api  # noqa: F401 - fixtures
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def phones():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        errors = []
+        pages = []
+        for _ in range(2):  # separate contexts: two phones share no storage
+            page = browser.new_context(**PHONE).new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            pages.append(page)
+        yield pages
+        browser.close()
+        assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_one_phone_records_a_hand_and_the_other_follows_live(server, phones):  # noqa: F811 - the fixture
+    ann, bo = phones
+    expect = sync_api.expect
+    ann.goto(server)
+    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
+    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
+        ann.fill(f"#player-{i}", name)
+    ann.locator("#start-game").click()
+    expect(ann.locator("#game-title")).to_have_text("東 East round · hand 1 · Ann deals")
+
+    bo.goto(ann.locator("#share-game").get_attribute("href"))
+    expect(bo.locator("#scoresheet-head th")).to_have_text(["#", "Ann 東", "Bo 南", "Cai 西", "Dee 北"])
+    expect(bo.locator("#seat_wind option[value='2z']")).to_contain_text("Bo")  # seats named from the game
+
+    ann.set_input_files("#photo-input", real_photo())
+    ann.locator("#suggestions button", has_text="Apply").click()
+    expect(ann.locator("#hand-summary")).to_contain_text("123m456p789s11122z")
+    ann.select_option("#seat_wind", "2z")  # Bo self-draws: 111z is the prevalent wind's pung, +1 fan
+    ann.locator("#score-button").click()
+    expect(ann.locator("#fan-total")).to_have_text("2")
+    ann.locator("#add-to-game").click()
+    expect(ann.locator("#game-status")).to_contain_text("Hand 1 added: Bo 2 fan self-draw")
+
+    # Bo's phone never reloads: the hand arrives over the event stream
+    expect(bo.locator("#scoresheet-body tr[data-hand='1'] td")).to_have_text(["-4", "+12", "-4", "-4"])
+    expect(bo.locator("#scoresheet-body tr.detail")).to_have_text("Bo 2 fan self-draw")
+    expect(bo.locator("#scoresheet-totals td")).to_have_text(["-4", "+12", "-4", "-4"])
+    expect(bo.locator("#game-title")).to_have_text("東 East round · hand 2 · Bo deals")
+    expect(bo.locator("#settlement li")).to_have_count(3)
+
+    bo.locator("#undo-hand").click()
+    expect(ann.locator("#scoresheet-body tr")).to_have_count(0)
+    expect(ann.locator("#game-title")).to_have_text("東 East round · hand 1 · Ann deals")
+    bo.locator("#record-draw").click()
+    expect(ann.locator("#scoresheet-body tr.detail")).to_have_text("Draw 流局")

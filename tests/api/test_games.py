@@ -1,0 +1,259 @@
+"""/v1/games (DESIGN.md "Games"): create, record, edit and delete hands, errors, export, durability, live events.
+The replay itself (rotation, payments, totals) is tested in tests/scoring/test_game.py."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import threading
+
+import httpx
+import pytest
+
+from api.game_events import LocalGameEvents
+from api.game_store import SqliteGameStore
+from tests.api.conftest import free_port, serve
+
+PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
+CHICKEN = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}
+PUNGS = {"hand": {"concealed": "111m222p333s444s99m", "winning_tile": "9m"}}
+DRAW = {"kind": "draw"}
+
+
+def self_draw(winner: int, request: dict = CHICKEN) -> dict:
+    return {"kind": "win", "discarder": None, "wins": [{"winner": winner, "request": request}]}
+
+
+def on_discard(discarder: int, *wins: tuple[int, dict]) -> dict:
+    return {"kind": "win", "discarder": discarder, "wins": [{"winner": w, "request": r} for w, r in wins]}
+
+
+def new_game(client, **body) -> dict:
+    response = client.post("/v1/games", json={"players": PLAYERS, **body})
+    assert response.status_code == 201, response.text
+    assert response.headers["location"] == f"/v1/games/{response.json()['id']}"
+    return response.json()
+
+
+def add(client, game_id: str, hand: dict) -> dict:
+    response = client.post(f"/v1/games/{game_id}/hands", json=hand)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_a_new_game_starts_east_with_the_first_player_dealing(client):
+    game = new_game(client, ruleset="qianggang", stake={"chicken": 3, "kong": 2, "flower": 1})
+    assert (game["ruleset"], game["dealer"], game["prevalent_wind"], game["hands"]) == ("qianggang", 0, "1z", [])
+    assert [(p["name"], p["seat_wind"], p["total"]) for p in game["players"]] == [
+        ("Ann", "1z", 0), ("Bo", "2z", 0), ("Cai", "3z", 0), ("Dee", "4z", 0)]
+    assert client.get(f"/v1/games/{game['id']}").json() == game
+
+
+def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(client):
+    game_id = new_game(client, stake={"unit": 2, "fee": 1})["id"]
+    first = add(client, game_id, self_draw(1))
+    assert first["n"] == 1
+    assert (first["points"], first["payments"]) == ([-2, 6, -2, -2], [-5, 11, -5, -5])
+    multi = add(client, game_id, on_discard(2, (3, PUNGS), (0, CHICKEN)))  # 一炮多响 in jipinghu
+    assert (multi["dealer"], [w["kept"] for w in multi["wins"]]) == (1, [True, True])
+    assert multi["points"] == [8, 0, -16, 8]
+    add(client, game_id, DRAW)
+    game = client.get(f"/v1/games/{game_id}").json()
+    assert (game["dealer"], [p["seat_wind"] for p in game["players"]]) == (2, ["3z", "4z", "1z", "2z"])
+    assert [p["total"] for p in game["players"]] == [10, 10, -38, 10]  # money: 2 x points, less 1 a hand
+    assert sum(p["total"] + p["fees"] for p in game["players"]) == 0
+
+    edited = client.put(f"/v1/games/{game_id}/hands/1", json=self_draw(0))  # now the dealer won hand 1
+    assert edited.status_code == 200, edited.text
+    assert edited.json()["points"] == [6, -2, -2, -2]
+    game = client.get(f"/v1/games/{game_id}").json()
+    # Ann deals on, and the multi-win includes her: she keeps the deal (seed 000 line 10)
+    assert [h["dealer"] for h in game["hands"]] == [0, 0, 0]
+    assert game["dealer"] == 0
+
+    after_delete = client.delete(f"/v1/games/{game_id}/hands/1")
+    assert after_delete.status_code == 200
+    game = after_delete.json()
+    assert [h["n"] for h in game["hands"]] == [1, 2] and [h["kind"] for h in game["hands"]] == ["win", "draw"]
+    assert game == client.get(f"/v1/games/{game_id}").json()
+    assert game["version"] == 6  # created, three hands, an edit, a delete
+
+
+def test_截胡_is_recorded_with_only_the_biggest_hand_paid(client):
+    game_id = new_game(client, ruleset="qianggang", stake={"chicken": 3})["id"]
+    hand = add(client, game_id, on_discard(3, (0, CHICKEN), (2, PUNGS)))
+    assert [(w["winner"], w["kept"]) for w in hand["wins"]] == [(0, False), (2, True)]
+    assert hand["points"][0] == 0 and hand["points"][2] > 0
+
+
+def test_a_hand_links_its_recognition(client, recognition):
+    game_id = new_game(client)["id"]
+    hand = self_draw(0)
+    hand["wins"][0]["recognition_id"] = recognition["id"]
+    assert add(client, game_id, hand)["wins"][0]["recognition_id"] == recognition["id"]
+    hand["wins"][0]["recognition_id"] = "no-such-photo"
+    refused = client.post(f"/v1/games/{game_id}/hands", json=hand)
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["code"] == "unknown_recognition"
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"players": PLAYERS[:3]}, "bad_request"),
+    ({"players": ["Ann", "Ann", "Bo", "Cai"]}, "bad_request"),
+    ({"players": PLAYERS, "ruleset": "riichi"}, "unknown_ruleset"),
+    ({"players": PLAYERS, "options": {"cap": "high"}}, "bad_option"),
+    ({"players": PLAYERS, "stake": {"unit": -1}}, "bad_context"),
+    ({"players": PLAYERS, "colour": "red"}, "bad_request"),
+])
+def test_a_bad_game_is_refused(client, body, code):
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["code"] == code
+
+
+@pytest.mark.parametrize(("hand", "code", "message"), [
+    (on_discard(1, (1, CHICKEN)), "bad_context", "own discard"),
+    (self_draw(0, {"hand": {"concealed": "123m456p789s555s12z", "winning_tile": "2z"}}), "not_winning", "hand 2"),
+    ({"kind": "win", "discarder": None, "wins": []}, "bad_request", "wins"),
+    ({"kind": "win", "discarder": 5, "wins": [{"winner": 0, "request": CHICKEN}]}, "bad_request", "discarder"),
+    ({"kind": "lost"}, "bad_request", "kind"),
+    ({"kind": "win", "discarder": None, "wins": [{"winner": True, "request": CHICKEN}]}, "bad_request", "winner"),
+])
+def test_a_bad_hand_is_refused_and_changes_nothing(client, hand, code, message):
+    game_id = new_game(client)["id"]
+    add(client, game_id, DRAW)
+    before = client.get(f"/v1/games/{game_id}").json()
+    response = client.post(f"/v1/games/{game_id}/hands", json=hand)
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["code"] == code
+    assert message in response.json()["errors"][0]["message"]
+    assert client.get(f"/v1/games/{game_id}").json() == before
+
+
+def test_a_delete_that_would_leave_a_later_hand_impossible_is_refused(client):
+    game_id = new_game(client)["id"]
+    add(client, game_id, self_draw(2))
+    heavenly = self_draw(1, {**CHICKEN, "context": {"special": ["heavenly"]}})  # 天和: Bo deals hand 2
+    add(client, game_id, heavenly)
+    refused = client.delete(f"/v1/games/{game_id}/hands/1")
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["message"].startswith("hand 1: ")
+    assert len(client.get(f"/v1/games/{game_id}").json()["hands"]) == 2
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("GET", "/v1/games/nope"), ("POST", "/v1/games/nope/hands"), ("GET", "/v1/games/{id}/hands/2"),
+    ("PUT", "/v1/games/{id}/hands/0"), ("DELETE", "/v1/games/{id}/hands/9"), ("GET", "/v1/games/nope/events"),
+    ("GET", "/v1/games/nope/export"),
+])
+def test_a_game_or_hand_that_does_not_exist_is_a_404(client, method, path):
+    game_id = new_game(client)["id"]
+    add(client, game_id, DRAW)
+    response = client.request(method, path.format(id=game_id), json=DRAW if method in ("POST", "PUT") else None)
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+
+
+def test_the_csv_export_is_the_scoresheet(client):
+    game_id = new_game(client, players=["安", "Bo", "Cai", "Dee"])["id"]
+    add(client, game_id, self_draw(1))
+    add(client, game_id, DRAW)
+    response = client.get(f"/v1/games/{game_id}/export?format=csv")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/csv; charset=utf-8"
+    assert "attachment" in response.headers["content-disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows == [["hand", "prevalent wind", "dealer", "result", "安", "Bo", "Cai", "Dee"],
+                    ["1", "East", "安", "Bo 1 fan self-draw", "-2", "6", "-2", "-2"],
+                    ["2", "East", "Bo", "draw", "0", "0", "0", "0"],
+                    ["total", "", "", "", "-2", "6", "-2", "-2"]]
+
+
+def test_a_name_that_looks_like_a_formula_is_exported_as_text(client):
+    game_id = new_game(client, players=["=HYPERLINK(1)", "Bo", "Cai", "@Dee"])["id"]
+    header = client.get(f"/v1/games/{game_id}/export").content.decode("utf-8-sig").splitlines()[0]
+    assert header == "hand,prevalent wind,dealer,result,'=HYPERLINK(1),Bo,Cai,'@Dee"
+
+
+def test_concurrent_hands_are_all_kept(tmp_path):
+    """Phones at one table add hands at the same moment: each change reads and writes under one lock."""
+    store = SqliteGameStore(tmp_path / "games.sqlite3")
+    game = store.create({"players": PLAYERS})
+
+    def add_draws():
+        for _ in range(10):
+            store.change_hands(game.id, lambda g: [*g.hands, DRAW])
+
+    workers = [threading.Thread(target=add_draws) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    stored = store.get(game.id)
+    assert (len(stored.hands), stored.version) == (40, 41)
+
+
+def test_a_refused_change_writes_nothing(tmp_path):
+    store = SqliteGameStore(tmp_path / "games.sqlite3")
+    game = store.create({"players": PLAYERS})
+
+    def refuse(_):
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        store.change_hands(game.id, refuse)
+    assert store.get(game.id) == game
+    assert store.change_hands("nope", refuse) is None
+
+
+def test_a_subscriber_gets_the_newest_game_published_from_any_thread():
+    async def follow():
+        events = LocalGameEvents()
+        async with events.subscribe("g") as updates:
+            publisher = threading.Thread(target=lambda: [events.publish("g", {"version": v}) for v in (2, 4, 3)])
+            publisher.start()
+            publisher.join()
+            events.publish("other", {"version": 9})
+            newest = await asyncio.wait_for(anext(updates), 5)
+        assert events._subscriptions == {}  # unsubscribed on leaving
+        return newest
+
+    assert asyncio.run(follow()) == {"version": 4}  # 3 came after 4: an older game is never shown
+
+
+def read_event(lines) -> dict:
+    for line in lines:
+        if line.startswith("data: "):
+            return json.loads(line[len("data: "):])
+    raise AssertionError("the stream ended")
+
+
+def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
+    port = free_port()
+    server = serve(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        game_id = new_game(httpx.Client(base_url=base))["id"]
+        with httpx.stream("GET", f"{base}/v1/games/{game_id}/events", timeout=20) as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            lines = stream.iter_lines()
+            assert read_event(lines)["version"] == 1
+            add(httpx.Client(base_url=base), game_id, self_draw(1))
+            live = read_event(lines)
+            assert (live["version"], live["hands"][0]["points"]) == (2, [-2, 6, -2, -2])
+            assert live == httpx.get(f"{base}/v1/games/{game_id}").json()
+            # another server process changing the game: its followers here see it from the store
+            SqliteGameStore(tmp_path / "fanshot.sqlite3").change_hands(game_id, lambda g: [*g.hands, DRAW])
+            live = read_event(lines)
+            assert (live["version"], live["hands"][-1]["kind"]) == (3, "draw")
+    finally:
+        server.kill()  # SIGKILL: the acknowledged hand must already be on disk
+        server.wait()
+    server = serve(tmp_path, port)
+    try:
+        assert httpx.get(f"{base}/v1/games/{game_id}").json() == live
+    finally:
+        server.kill()
+        server.wait()
