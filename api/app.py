@@ -11,21 +11,23 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.dependencies import Recognizer, TileNamer, model_recognizer, model_tile_namer
+from api.dependencies import Recognizer, TileNamer, model_adapter, model_recognizer, model_tile_namer
 from api.docs import install_docs
 from api.errors import error_responses, install_error_handlers
 from api.game_events import LocalGameEvents
 from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
-from api.routers import classify, datasets, games, page, recognitions, rulesets, score, tiles
+from api.routers import classify, datasets, games, models, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
+from api.model_versions import Adapter, ModelVersions
 from api.store import Store
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
 
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
-               name_tile: TileNamer = model_tile_namer) -> FastAPI:
+               name_tile: TileNamer = model_tile_namer, adapt: Adapter = model_adapter,
+               base_models: Path | None = None) -> FastAPI:
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -33,6 +35,8 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
     app.state.name_tile = name_tile
+    app.state.adapt = adapt
+    app.state.model_versions = ModelVersions(app.state.store.database, data_dir / "models", base_models)
     app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
     # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
     # and hold more decoded photos in memory, so the rest wait their turn.
@@ -49,4 +53,5 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.include_router(tiles.router)
     app.include_router(classify.router)
     app.include_router(games.router)
+    app.include_router(models.router)
     return app

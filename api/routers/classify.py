@@ -6,7 +6,7 @@ import logging
 
 from fastapi import APIRouter
 
-from api.dependencies import RecognitionSlotsDep, StoreDep, TileNamerDep
+from api.dependencies import ModelVersionsDep, RecognitionSlotsDep, StoreDep, TileNamerDep
 from api.errors import Refusal, error_responses
 from api.models import ClassifyRequest, NamedTile
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
@@ -18,7 +18,7 @@ router = APIRouter()
 @router.post("/v1/recognitions/{recognition_id}/classify", response_model=NamedTile,
              responses=error_responses(404, 503))
 def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
-             slots: RecognitionSlotsDep) -> NamedTile:
+             versions: ModelVersionsDep, slots: RecognitionSlotsDep) -> NamedTile:
     recognition, image = store.recognition(recognition_id), store.image(recognition_id)
     if recognition is None or image is None:
         raise Refusal(404, "not_found", f"no recognition with id {recognition_id!r}")
@@ -30,7 +30,7 @@ def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, nam
     with slots:  # the same pixels the recognition saw: the box is in their frame
         pixels = load_photo(image[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
         try:
-            return NamedTile.model_validate(name_tile(pixels, list(request.box)))
+            return NamedTile.model_validate(name_tile(pixels, list(request.box), versions.active().folder))
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("tile classifier unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile classifier is not installed on this server") \

@@ -10,7 +10,7 @@ from fastapi import APIRouter, File, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from PIL import Image
 
-from api.dependencies import RecognitionSlotsDep, RecognizerDep, StoreDep
+from api.dependencies import ModelVersionsDep, RecognitionSlotsDep, RecognizerDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
 from api.models import Confirmation, Recognition, StoredConfirmation
 from scoring.tiles import parse
@@ -55,13 +55,14 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep,
+def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
                        slots: RecognitionSlotsDep) -> JSONResponse:
     data = photo.file.read()
+    model = versions.active()  # per request: another worker process may have switched it
     with slots:
         pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
         try:
-            result = recognize(pixels)
+            result = {**recognize(pixels, model.folder), "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \

@@ -42,9 +42,9 @@ if not CHROMIUM.exists():
 
 
 def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | None = None,
-          confidence: float = 0.97) -> Callable[[np.ndarray], dict[str, Any]]:
+          confidence: float = 0.97) -> Callable[..., dict[str, Any]]:
     """A recognizer that reads `rows` of tiles laid across the photo, placed as `hand_tiles` says."""
-    def recognize(image: np.ndarray) -> dict[str, Any]:
+    def recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
         height, width = image.shape[:2]
         step = width / max(len(row) for row in rows)
         tiles = [{"box": [round(n * step + 1, 1), round(height * (0.1 + 0.25 * r), 1), round((n + 1) * step - 1, 1),
