@@ -17,9 +17,9 @@ from api.errors import error_responses, install_error_handlers
 from api.game_events import LocalGameEvents
 from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
+from api.model_versions import Adapter, ModelVersions
 from api.routers import classify, datasets, games, models, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
-from api.model_versions import Adapter, ModelVersions
 from api.store import Store
 
 MAX_BODY_BYTES = 20 * 1024 * 1024

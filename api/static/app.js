@@ -6,6 +6,7 @@ import { $, setStatus } from "./dom.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
 } from "./form.js";
+import { wireAdapt } from "./adapt.js";
 import { scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
@@ -221,6 +222,7 @@ async function start() {
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
   wireGame({ stake: () => contextRequest().stake });
+  wireAdapt();
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
   render();

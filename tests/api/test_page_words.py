@@ -12,7 +12,7 @@ from scoring.errors import ERROR_CODES
 ROOT = Path(__file__).resolve().parents[2]
 # Besides the scorer's codes: the photo's (vision/image.py PhotoError), the API's own, and the page's "network".
 OTHER_CODES = {"empty", "not_an_image", "truncated", "too_many_pixels", "not_found", "too_large", "bad_box",
-               "model_unavailable", "internal", "network"}
+               "model_unavailable", "internal", "network", "not_enough_examples", "busy"}
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
