@@ -3,6 +3,7 @@ another folder of the same set), for a few seeded choices of the k photos. Print
 with the adaptation's wall and CPU seconds and the load average it ran under.
 
     .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 5 --k 10 --seeds 3
+    .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --cover
     .venv/bin/python benchmarks/adapt_bench.py work/classic-adapt --k 20 --eval work/classic-eval
 """
 
@@ -36,6 +37,18 @@ def subset(root: Path, images: list[Path], out: Path) -> Path:
     return out
 
 
+def covering(codes: list[set[str]], order: np.ndarray, k: int) -> list[int]:
+    """k photo indices, taken in `order`, first those that show a code no photo taken before shows: a user
+    adapting to a set photographs each of its tiles at least once."""
+    chosen: list[int] = []
+    seen: set[str] = set()
+    for index in order:
+        if len(chosen) < k and codes[index] - seen:
+            chosen.append(int(index))
+            seen |= codes[index]
+    return chosen + [int(i) for i in order if i not in chosen][:k - len(chosen)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("yolo", type=Path, help="labelled photos of one tile set (YOLO folder)")
@@ -43,18 +56,24 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, help="seeded choices of the k photos")
     parser.add_argument("--eval", type=Path, help="evaluate on this folder instead of the photos not adapted on")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="base models folder")
+    parser.add_argument("--cover", action="store_true", help="choose the k photos so that every code of the set "
+                        "is among them where k allows (default: at random)")
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
 
     names = read_names(args.yolo)
-    photos = [e.image for split in split_names(args.yolo) for e in read_split(args.yolo / split, len(names))]
+    examples = [e for split in split_names(args.yolo) for e in read_split(args.yolo / split, len(names))]
+    photos = [e.image for e in examples]
+    codes = [{names[b.cls] for b in e.boxes} for e in examples]
     runs = []
     with tempfile.TemporaryDirectory() as scratch:
         base_on_eval = evaluate_yolo(args.eval, "", None, args.models) if args.eval else None
         for k in args.k:
             for seed in range(args.seeds):
                 order = np.random.default_rng(seed).permutation(len(photos))
-                chosen, rest = [photos[i] for i in order[:k]], [photos[i] for i in order[k:]]
+                picked = covering(codes, order, k) if args.cover else order[:k].tolist()
+                chosen = [photos[i] for i in picked]
+                rest = [photo for i, photo in enumerate(photos) if i not in picked]
                 work = Path(scratch) / f"k{k}-s{seed}"
                 data = subset(args.yolo, chosen, work / "adapt")
                 load = os.getloadavg()[0]
@@ -62,8 +81,8 @@ def main() -> None:
                 target = args.eval or subset(args.yolo, rest, work / "rest")
                 before = base_on_eval or evaluate_yolo(target, "", None, args.models)
                 after = evaluate_yolo(target, "", None, work / "models")
-                run = {"k": k, "seed": seed, "eval_photos": after["images"], "kept": record["kept"],
-                       "conf": record["conf"], "strength": record["strength"],
+                run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
+                       "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
                        "f1_before": before["f1"], "f1_after": after["f1"],
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
                        "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}
