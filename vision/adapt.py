@@ -28,7 +28,7 @@ from onnx import numpy_helper
 from datasets.errors import DatasetError
 from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK
-from vision.geometry import cut_crop, iou
+from vision.geometry import cut_crop
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.metrics import multiset_scores
 from vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
@@ -42,8 +42,8 @@ MIN_PHOTOS = 2
 # The adapted models must agree with the user's own labels on at least this F1 on held-out photos: labels that
 # a model fitted on the other photos cannot reproduce are not consistent enough to learn from.
 MIN_HELD_OUT_F1 = 0.5
-MATCH_IOU = 0.5  # a localiser box on a labelled tile (one to one), as `fanshot eval` matches them
-NEGATIVE_IOU = 0.3  # a localiser box overlapping no labelled tile this much is "not a tile" of the set
+MATCH_INSIDE = 0.6  # a localiser box this much inside a labelled tile is that tile (one to one)
+NEGATIVE_INSIDE = 0.2  # a localiser box this little inside every labelled tile is "not a tile" of the set
 LABEL_JITTERS = 16  # training crops per labelled box, jittered like a localiser's error and augmented
 FOUND_JITTERS = 4  # more such crops per localiser box
 AUGMENT_DEGREES, AUGMENT_SCALE, AUGMENT_SHIFT = 12.0, 0.12, 0.06
@@ -158,18 +158,27 @@ def _features(image: np.ndarray, boxes: Sequence[np.ndarray], embed: ort.Inferen
     return embed.run(None, {embed.get_inputs()[0].name: to_tensor(np.stack(crops))})[1]
 
 
+def inside_share(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The share of `box`'s area inside each of `boxes`."""
+    x1, y1 = np.maximum(box[0], boxes[:, 0]), np.maximum(box[1], boxes[:, 1])
+    x2, y2 = np.minimum(box[2], boxes[:, 2]), np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    return inter / max((box[2] - box[0]) * (box[3] - box[1]), 1e-12)
+
+
 def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """For each localiser box: the index of the labelled box it claims (one to one, best score first, IoU ≥
-    MATCH_IOU), -1 for "not a tile" (IoU < NEGATIVE_IOU with every label), -2 for neither."""
+    """For each localiser box: the index of the labelled box it claims (one to one, best score first: the free
+    label holding most of it, at least MATCH_INSIDE), -1 for "not a tile" (under NEGATIVE_INSIDE of it in any
+    label), -2 for neither. Inside, not IoU: the localiser boxes a tile's face, a user may box the whole tile."""
     claims = np.full(len(found), -2)
     used = np.zeros(len(truth), dtype=bool)
     for i in np.argsort(-scores, kind="stable"):
-        overlaps = iou(found[i], truth) if len(truth) else np.zeros(0)
-        free = np.where(used, -1.0, overlaps)
-        if len(free) and free.max() >= MATCH_IOU:
+        inside = inside_share(found[i], truth) if len(truth) else np.zeros(0)
+        free = np.where(used, -1.0, inside)
+        if len(free) and free.max() >= MATCH_INSIDE:
             claims[i] = int(free.argmax())
             used[claims[i]] = True
-        elif not len(overlaps) or overlaps.max() < NEGATIVE_IOU:
+        elif not len(inside) or inside.max() < NEGATIVE_INSIDE:
             claims[i] = -1
     return claims
 
@@ -276,9 +285,10 @@ def choose(photos: Sequence[Photo], base: Head, base_conf: float) -> Choice:
 
 
 def better(adapted: dict[str, float], base: dict[str, float]) -> bool:
-    """Whether the adapted models read the held-out photos better than the base (F1, then exact photos), and
-    agree with the user's labels enough (MIN_HELD_OUT_F1) for those labels to be worth learning."""
-    return _rank(adapted) > _rank(base) and adapted["f1"] >= MIN_HELD_OUT_F1
+    """Whether the adapted models read the held-out photos at least as well as the base (F1, then exact photos:
+    on a tie, the models that saw more of the set), and agree with the user's labels enough (MIN_HELD_OUT_F1) for
+    those labels to be worth learning."""
+    return _rank(adapted) >= _rank(base) and adapted["f1"] >= MIN_HELD_OUT_F1
 
 
 def split_held_out(count: int, seed: int = SEED) -> tuple[list[int], list[int]]:

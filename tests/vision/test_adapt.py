@@ -36,7 +36,8 @@ def quick(monkeypatch):
 @pytest.mark.parametrize(("adapted", "base", "kept"), [
     ({"f1": 0.99, "exact_photos": 3}, {"f1": 0.90, "exact_photos": 1}, True),
     ({"f1": 0.90, "exact_photos": 2}, {"f1": 0.90, "exact_photos": 1}, True),   # same F1, more photos exact
-    ({"f1": 0.90, "exact_photos": 1}, {"f1": 0.90, "exact_photos": 1}, False),  # no better: keep the base
+    ({"f1": 0.90, "exact_photos": 1}, {"f1": 0.90, "exact_photos": 1}, True),   # a tie: the one that saw more
+    ({"f1": 0.90, "exact_photos": 0}, {"f1": 0.90, "exact_photos": 1}, False),
     ({"f1": 0.85, "exact_photos": 3}, {"f1": 0.90, "exact_photos": 1}, False),
     ({"f1": 0.30, "exact_photos": 0}, {"f1": 0.10, "exact_photos": 0}, False),  # labels it cannot reproduce
 ])
