@@ -18,7 +18,7 @@ from api.game_events import LocalGameEvents
 from api.game_store import SqliteGameStore
 from api.limits import BodyLimit
 from api.model_versions import Adapter, ModelVersions
-from api.routers import classify, datasets, games, models, page, recognitions, rulesets, score, tiles
+from api.routers import analyse, classify, datasets, games, models, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
 from api.store import Store
 
@@ -48,6 +48,7 @@ def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
     app.include_router(page.router)
     app.include_router(recognitions.router)
     app.include_router(score.router)
+    app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
     app.include_router(tiles.router)

@@ -1,4 +1,5 @@
-"""`fanshot score` and `fanshot rulesets`: thin shells over scoring.score and the rule-set loader."""
+"""`fanshot score`, `fanshot waits` and `fanshot rulesets`: thin shells over scoring.score, scoring.analysis and
+the rule-set loader."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from scoring import ruleset_details, ruleset_summaries, score
+from scoring.analysis import analyse
 from scoring.errors import ScoringError
 from scoring.hand import SPECIAL_WINS
 from scoring.tiles import parse
@@ -99,24 +102,66 @@ def render_table(response: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_score(args: argparse.Namespace) -> int:
+def _rate(value: dict[str, Any] | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value['fan_total']} fan, {value['points']} " + ("pt" if value["points"] == 1 else "pts")
+
+
+def _tiles_left(items: list[dict[str, Any]]) -> str:
+    return "  ".join(f"{item['tile']}×{item['remaining']}" for item in items)
+
+
+def _distance(shanten: int) -> str:
+    return {-1: "complete", 0: "ready"}.get(shanten, f"{shanten} from ready")
+
+
+def render_waits(response: dict[str, Any]) -> str:
+    """`fanshot waits` as text: the waits with their value, or the useful tiles, or every discard."""
+    lines = [f"{response['ruleset']}, {response['tiles']} tiles: {_distance(response['shanten'])} "
+             f"(shanten {response['shanten']})"]
+    if "waits" in response:
+        lines += ["", "  wait  left  self-draw            discard"]
+        lines += [f"  {w['tile']:<4}  {w['remaining']:>4}  {_rate(w['self_draw']):<19}  {_rate(w['discard'])}"
+                  for w in response["waits"]]
+    if "useful" in response:
+        lines += ["", "  useful (left)  " + _tiles_left(response["useful"])]
+    for entry in response.get("discards", ()):
+        ready = "waits" in entry
+        lines.append(f"  discard {entry['discard']}: {_distance(entry['shanten'])}, "
+                     + ("waits " if ready else "useful ") + _tiles_left(entry["waits" if ready else "useful"]))
+        lines += [f"      {w['tile']}: self-draw {_rate(w['self_draw'])}; discard {_rate(w['discard'])}"
+                  for w in entry.get("waits", ())]
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace, compute: Callable[[Any], dict[str, Any]],
+         render: Callable[[dict[str, Any]], str]) -> int:
     try:
         if args.json:
             request = _read_json(args.hand)
         else:
             if not args.hand:
-                raise ScoringError("bad_request", "give a hand, e.g. fanshot score \"123m456p789s11z [555s]\"; "
-                                   + HAND_HELP)
+                raise ScoringError("bad_request", f"give a hand, e.g. fanshot {args.command} "
+                                   "\"123m456p789s11z [555s]\"; " + HAND_HELP)
             request = request_from_args(args)
-        response = score(request)
+        response = compute(request)
     except ScoringError as error:
         if args.json:
             print(json.dumps({"errors": [error.as_dict()]}, ensure_ascii=False))
         else:
             print(f"error: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else render_table(response))
+    print(json.dumps(response, ensure_ascii=False, indent=2) if args.json else render(response))
     return 0
+
+
+def run_score(args: argparse.Namespace) -> int:
+    return _run(args, score, render_table)
+
+
+def run_waits(args: argparse.Namespace) -> int:
+    return _run(args, analyse, render_waits)
 
 
 def _read_json(path: str | None) -> Any:
@@ -154,10 +199,8 @@ def run_rulesets(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("score", help="score a winning hand",
-                                   description="Score a hand: --json reads a score request (DESIGN.md) from FILE "
-                                   "or stdin; otherwise give the hand in notation with flags.")
+def _hand_arguments(parser: argparse.ArgumentParser) -> None:
+    """The hand and win context, as `fanshot score` and `fanshot waits` both take them."""
     parser.add_argument("hand", nargs="?", help="with --json: a request file (default stdin); else " + HAND_HELP)
     parser.add_argument("--json", action="store_true", help="read a JSON request, print the JSON response")
     parser.add_argument("--ruleset", default="jipinghu")
@@ -178,7 +221,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fee", type=float, default=0, help="fee charged to every seat")
     parser.add_argument("--stake", type=float, nargs=3, metavar=("FLOWER", "KONG", "CHICKEN"),
                         help="qianggang's three stake numbers, e.g. --stake 1 2 3")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("score", help="score a winning hand",
+                                   description="Score a hand: --json reads a score request (DESIGN.md) from FILE "
+                                   "or stdin; otherwise give the hand in notation with flags.")
+    _hand_arguments(parser)
     parser.set_defaults(run=run_score)
+
+    waits = subparsers.add_parser("waits", help="what a hand waits on, and what each wait is worth",
+                                  description="Analyse a hand of 13 tiles (its shanten, its waits with their fan "
+                                  "and points by self-draw and by discard, or the tiles that help) or of 14 tiles "
+                                  "without a winning tile (every discard, best first). --json reads an analyse "
+                                  "request (a score request, DESIGN.md) from FILE or stdin.")
+    _hand_arguments(waits)
+    waits.set_defaults(run=run_waits)
 
     listing = subparsers.add_parser("rulesets", help="list rule sets and their options")
     listing.add_argument("name", nargs="?", help="show everything one rule set scores")

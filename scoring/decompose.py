@@ -35,7 +35,7 @@ class Group(NamedTuple):
         return (self.first,) * GROUP_SIZES[self.kind]
 
     def notation(self) -> str:
-        return _notation(self.kind, self.first)
+        return NOTATIONS[self.kind, self.first]
 
 
 class Arrangement(NamedTuple):
@@ -54,9 +54,9 @@ class Arrangement(NamedTuple):
 PAIRS, PUNGS, CHOWS = (tuple(Group(kind, i) for i in range(34)) for kind in ("pair", "pung", "chow"))
 
 
-@lru_cache(maxsize=512)
-def _notation(kind: str, first: int) -> str:
-    return t.to_string(t.PLAYING_TILES[i] for i in Group(kind, first).indices())
+# Every group's notation (`123m`, `55z`), made once.
+NOTATIONS = {(kind, first): t.to_string(t.PLAYING_TILES[i] for i in Group(kind, first).indices())
+             for kind in GROUP_SIZES for first in range(34) if kind != "chow" or (first < 27 and first % 9 < 7)}
 
 
 def meld_group(meld: Meld) -> Group:
@@ -68,15 +68,39 @@ def arrangements(concealed: list[int], ghosts: int, melds: tuple[Meld, ...], *, 
     """All winning arrangements of the standing tiles `concealed` (counts, ghosts removed) plus the melds."""
     meld_groups = tuple(meld_group(m) for m in melds)
     key = tuple(concealed)
-    free = _ghost_identities(key, meld_groups) if ghosts else ()
-    standard = _standard(key, ghosts, 4 - len(melds), True, free) if ghosts else _by_block(key, 4 - len(melds))
-    found = [_arrangement("standard", groups + meld_groups) for groups in standard]
+    if not ghosts:
+        return _without_ghosts(key, meld_groups, seven_pairs, seven_pairs_quads)
+    free = _ghost_identities(key, meld_groups)
+    found = [_arrangement("standard", groups + meld_groups) for groups in _standard(key, ghosts, 4 - len(melds),
+                                                                                   True, free)]
     if not melds:
         if seven_pairs:
             found += [_arrangement("seven_pairs", groups)
                       for groups in _seven_pairs(key, ghosts, seven_pairs_quads, free)]
         found += [_arrangement("thirteen_orphans", groups) for groups in _thirteen_orphans(key, ghosts)]
     return [a for a in found if max(a.counts) <= 4]
+
+
+def _without_ghosts(concealed: tuple[int, ...], meld_groups: tuple[Group, ...], seven_pairs: bool,
+                    seven_pairs_quads: bool) -> list[Arrangement]:
+    """`arrangements` without ghosts: every reading holds exactly the tiles given, so they share one count
+    vector, and a fifth copy rules out all of them at once."""
+    counts = list(concealed)
+    for group in meld_groups:
+        for i in group.indices():
+            counts[i] += 1
+    if max(counts) > 4:
+        return []
+    shared = tuple(counts)
+    found = [Arrangement("standard", tuple(sorted(groups + meld_groups)), shared)
+             for groups in _by_block(concealed, 4 - len(meld_groups))]
+    if not meld_groups:
+        if seven_pairs:
+            found += [Arrangement("seven_pairs", tuple(sorted(groups)), shared)
+                      for groups in _seven_pairs(concealed, 0, seven_pairs_quads, ())]
+        found += [Arrangement("thirteen_orphans", tuple(sorted(groups)), shared)
+                  for groups in _thirteen_orphans(concealed, 0)]
+    return found
 
 
 def _ghost_identities(concealed: tuple[int, ...], melds: tuple[Group, ...]) -> tuple[int, ...]:
@@ -132,8 +156,46 @@ def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
             return []
         pairs += left == 2
         if any(block):
-            splits.append(_block_splits(start, block))
+            splits.append(_block_splits(start, block) if start == 27 else _suit_splits(start, block))
     return [sum(chosen, ()) for chosen in product(*splits)] if pairs == 1 else []
+
+
+# Every way one suit's tiles split into sets (and a pair), precomputed once per process (~20,000 count vectors, a
+# few tens of ms) so that no hand pays for a search: count vector -> each split, as positions in suit_groups().
+_SUIT_TABLE: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+_SUIT_SHAPES = tuple((k, r) for k in ("pung", "chow") for r in range(9 if k == "pung" else 7)) + \
+    tuple(("pair", r) for r in range(9))
+
+
+def _suit_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    if not _SUIT_TABLE:
+        found: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        sets = range(16)  # _SUIT_SHAPES' pungs and chows
+        for size in range(5):
+            for chosen in combinations_with_replacement(sets, size):
+                counts = [0] * 9
+                for position in chosen:
+                    kind, rank = _SUIT_SHAPES[position]
+                    for i in (rank,) * 3 if kind == "pung" else (rank, rank + 1, rank + 2):
+                        counts[i] += 1
+                for pair in (None, *range(9)):
+                    with_pair = counts.copy()
+                    if pair is not None:
+                        with_pair[pair] += 2
+                    if max(with_pair) <= 4:
+                        split = chosen if pair is None else (16 + pair, *chosen)
+                        found.setdefault(tuple(with_pair), []).append(split)
+        _SUIT_TABLE.update((counts, tuple(splits)) for counts, splits in found.items())
+    return _SUIT_TABLE
+
+
+_SUIT_GROUPS = {start: tuple(Group(kind, start + rank) for kind, rank in _SUIT_SHAPES) for start in (0, 9, 18)}
+
+
+def _suit_splits(start: int, counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """`_block_splits` of a suit holding at most 14 tiles, from the table."""
+    groups = _SUIT_GROUPS[start]
+    return tuple(tuple(groups[i] for i in split) for split in _suit_table().get(counts, ()))
 
 
 @lru_cache(maxsize=1 << 12)

@@ -39,7 +39,8 @@ def _item(pid: str, value: int, table: str) -> FanItem:
 
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
-    found = {pid: n for pid, applies in ruleset.predicates if (n := applies(situation))}
+    found = {pid: n for pid, applies in ruleset.predicates[situation.facts] if (n := applies(situation))}
+    found.update(dict.fromkeys(situation.context.special & ruleset.special_wins, 1))
     excluded = {other for pid in found for other in PATTERNS[pid].excludes}
     return {pid: n for pid, n in found.items() if pid not in excluded}
 

@@ -317,3 +317,22 @@ SHAPES = {
     "little_winds": _little_winds, "big_dragons": _big_dragons, "little_dragons": _little_dragons,
     "nine_gates": _nine_gates, "thirteen_orphans": _thirteen_orphans,
 }
+
+
+def random_tiles(rng: random.Random, size: int, *, max_copies: int = 3) -> list[int]:
+    """`size` standing tiles (34-slot counts) for analysis checks, at most `max_copies` of a kind: half drawn
+    from a shuffled wall, half a random 4-sets-and-a-pair, 七对 or 十三幺 shape with 0-3 tiles exchanged and the
+    surplus dropped, so that ready and near-ready hands are common."""
+    wall = [i for i in ALL for _ in range(max_copies)]
+    if rng.random() < 0.5:
+        return t.counts(t.PLAYING_TILES[i] for i in rng.sample(wall, size))
+    while True:
+        kind = rng.choice(("standard", "standard", "standard", "seven_pairs", "thirteen_orphans"))
+        sets, rest = SHAPES[kind](rng)
+        tiles = rest + [i for group in sets for i in _indices(group)]
+        for _ in range(rng.randrange(4)):
+            tiles[rng.randrange(len(tiles))] = rng.choice(ALL)
+        rng.shuffle(tiles)
+        counts = Counter(tiles[:size])
+        if max(counts.values()) <= max_copies:
+            return [counts[i] for i in ALL]

@@ -15,6 +15,10 @@ MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}
 WIN_TYPES = ("self_draw", "discard")
 MAX_STAKE = 1e12  # keeps every payment a finite, exact-enough number
 SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win")
+# Every pung, kong and chow in canonical notation (`555s`, `5555s`, `123m`) -> its tiles: most melds need no parse.
+MELD_TILES = {t.to_string(tiles): tiles for tiles in (
+    *((code,) * n for code in t.PLAYING_TILES for n in (3, 4)),
+    *(t.PLAYING_TILES[i:i + 3] for i in range(27) if i % 9 < 7))}
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,8 @@ def parse_meld(raw: Any, index: int) -> Meld:
     kind = raw.get("kind")
     if kind not in MELD_KINDS:
         raise ScoringError("bad_meld", f"{where}.kind: expected one of {list(MELD_KINDS)}, got {kind!r}")
-    codes = tuple(sorted(t.parse(raw.get("tiles", ""), field=f"{where}.tiles"), key=t.INDEX.__getitem__))
+    text = raw.get("tiles", "")
+    codes = MELD_TILES.get(text) or tuple(sorted(t.parse(text, field=f"{where}.tiles"), key=t.INDEX.__getitem__))
     concealed, added = raw.get("concealed", False), raw.get("added", False)
     if not isinstance(concealed, bool) or not isinstance(added, bool):
         raise ScoringError("bad_meld", f"{where}: concealed and added must be true or false")

@@ -37,6 +37,8 @@ class Situation:
     suits: int = field(init=False)
     has_honours: bool = field(init=False)
 
+    facts: frozenset[str] = field(init=False)  # which FACTS hold: a pattern needing one that fails is not called
+
     def __post_init__(self) -> None:
         groups = self.arrangement.groups
         self.pung_firsts = tuple(g.first for g in groups if g.kind in ("pung", "kong"))
@@ -45,6 +47,17 @@ class Situation:
         self.held = tuple(compress(range(34), self.arrangement.counts))
         self.suits = len({i // 9 for i in self.held if i < 27})
         self.has_honours = self.held[-1] >= 27
+        self.facts = FACT_SETS[self.suits <= 1, not self.chows, self.arrangement.shape, bool(self.ghosts)]
+
+
+# Facts about a situation that rule many patterns out at once; a pattern names those it `requires` (it returns 0
+# whenever one fails: tests/scoring/test_patterns.py checks it on random hands), so the evaluator skips its call.
+FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts")
+FACT_SETS = {(one_suit, no_chows, shape, ghosts): frozenset(
+    name for name, holds in zip(FACTS, (one_suit, no_chows, shape == "seven_pairs", shape == "thirteen_orphans",
+                                        ghosts), strict=True) if holds)
+    for one_suit in (False, True) for no_chows in (False, True) for ghosts in (False, True)
+    for shape in ("standard", "seven_pairs", "thirteen_orphans", "four_ghosts")}
 
 
 @dataclass(frozen=True)
@@ -54,14 +67,17 @@ class Pattern:
     en: str
     applies: Callable[[Situation], int]
     excludes: tuple[str, ...] = ()
+    requires: frozenset[str] = frozenset()  # FACTS without which it never applies
+    special_win: bool = False  # applies exactly when the win context names it: no call needed
 
 
 PATTERNS: dict[str, Pattern] = {}
 
 
-def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = ()):
+def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = (), requires: tuple[str, ...] = (),
+            special_win: bool = False):
     def register(predicate: Callable[[Situation], int]) -> Callable[[Situation], int]:
-        PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes)
+        PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes, frozenset(requires), special_win)
         return predicate
     return register
 
@@ -102,37 +118,40 @@ def all_chows(s: Situation) -> int:
     return int(not s.options["all_chows_suited_pair"] or not _pair_in(s, WIND_INDICES | DRAGON_INDICES))
 
 
-@pattern("all_pungs", "碰碰胡", "All pungs", excludes=("chicken",))
+@pattern("all_pungs", "碰碰胡", "All pungs", excludes=("chicken",), requires=("no_chows",))
 def all_pungs(s: Situation) -> int:
     """碰碰胡 四组刻子或杠 / All pungs: every set is a pung or kong."""
     return int(_standard(s) and not s.chows)
 
 
-@pattern("half_flush", "混一色", "Half flush", excludes=("chicken",))
+@pattern("half_flush", "混一色", "Half flush", excludes=("chicken",), requires=("one_suit",))
 def half_flush(s: Situation) -> int:
     """混一色 一种花色加字牌 / Half flush: one suit plus honours, both present."""
     return int(s.suits == 1 and s.has_honours)
 
 
-@pattern("full_flush", "清一色", "Full flush", excludes=("chicken",))
+@pattern("full_flush", "清一色", "Full flush", excludes=("chicken",), requires=("one_suit",))
 def full_flush(s: Situation) -> int:
     """清一色 只有一种花色 / Full flush: one suit only, no honours."""
     return int(s.suits == 1 and not s.has_honours)
 
 
-@pattern("mixed_pungs", "混碰", "Half-flush pungs", excludes=("chicken", "half_flush", "all_pungs"))
+@pattern("mixed_pungs", "混碰", "Half-flush pungs", excludes=("chicken", "half_flush", "all_pungs"),
+         requires=("one_suit", "no_chows"))
 def mixed_pungs(s: Situation) -> int:
     """混碰 混一色加碰碰胡 / Half-flush pungs: half flush and all pungs."""
     return half_flush(s) * all_pungs(s)
 
 
-@pattern("pure_pungs", "清碰", "Full-flush pungs", excludes=("chicken", "full_flush", "all_pungs"))
+@pattern("pure_pungs", "清碰", "Full-flush pungs", excludes=("chicken", "full_flush", "all_pungs"),
+         requires=("one_suit", "no_chows"))
 def pure_pungs(s: Situation) -> int:
     """清碰 清一色加碰碰胡 / Full-flush pungs: full flush and all pungs."""
     return full_flush(s) * all_pungs(s)
 
 
-@pattern("mixed_terminals", "混幺九", "Terminals and honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
+@pattern("mixed_terminals", "混幺九", "Terminals and honours", excludes=("chicken", "all_pungs", "mixed_pungs"),
+         requires=("no_chows",))
 def mixed_terminals(s: Situation) -> int:
     """混幺九 只有幺九牌和字牌 / Terminals and honours: only 1s, 9s and honours, both present."""
     held = s.held
@@ -151,13 +170,15 @@ def little_winds(s: Situation) -> int:
     return int(_standard(s) and _pungs_of(s, WIND_INDICES) == 3 and _pair_in(s, WIND_INDICES))
 
 
-@pattern("all_honours", "字一色", "All honours", excludes=("chicken", "all_pungs", "mixed_pungs"))
+@pattern("all_honours", "字一色", "All honours", excludes=("chicken", "all_pungs", "mixed_pungs"),
+         requires=("one_suit", "no_chows"))
 def all_honours(s: Situation) -> int:
     """字一色 全是字牌 / All honours: honour tiles only."""
     return int(s.held[0] >= 27)
 
 
-@pattern("all_terminals", "清幺九", "All terminals", excludes=("chicken", "all_pungs", "pure_pungs"))
+@pattern("all_terminals", "清幺九", "All terminals", excludes=("chicken", "all_pungs", "pure_pungs"),
+         requires=("no_chows",))
 def all_terminals(s: Situation) -> int:
     """清幺九 全是一九 / All terminals: 1s and 9s only."""
     return int(TERMINAL_INDICES.issuperset(s.held))
@@ -169,13 +190,14 @@ def big_dragons(s: Situation) -> int:
     return int(_pungs_of(s, DRAGON_INDICES) == 3)
 
 
-@pattern("big_winds", "大四喜", "Big four winds", excludes=("chicken", "all_pungs", "mixed_pungs"))
+@pattern("big_winds", "大四喜", "Big four winds", excludes=("chicken", "all_pungs", "mixed_pungs"),
+         requires=("no_chows",))
 def big_winds(s: Situation) -> int:
     """大四喜 四副风刻 / Big four winds: pungs of all four winds."""
     return int(_pungs_of(s, WIND_INDICES) == 4)
 
 
-@pattern("nine_gates", "九莲宝灯", "Nine gates", excludes=("chicken", "full_flush"))
+@pattern("nine_gates", "九莲宝灯", "Nine gates", excludes=("chicken", "full_flush"), requires=("one_suit",))
 def nine_gates(s: Situation) -> int:
     """九莲宝灯 门清一一一二三四五六七八九九九加同花色一张 / Nine gates: concealed 1112345678999 plus one tile."""
     counts = s.arrangement.counts
@@ -187,13 +209,14 @@ def nine_gates(s: Situation) -> int:
     return int(all(have >= need for have, need in zip(run, base, strict=True)))
 
 
-@pattern("thirteen_orphans", "十三幺", "Thirteen orphans", excludes=("chicken", "mixed_terminals"))
+@pattern("thirteen_orphans", "十三幺", "Thirteen orphans", excludes=("chicken", "mixed_terminals"),
+         requires=("thirteen_orphans",))
 def thirteen_orphans(s: Situation) -> int:
     """十三幺 一九万筒索加七种字牌其一成对 / Thirteen orphans: every terminal and honour, one of them paired."""
     return int(s.arrangement.shape == "thirteen_orphans")
 
 
-@pattern("seven_pairs", "七对", "Seven pairs", excludes=("chicken",))
+@pattern("seven_pairs", "七对", "Seven pairs", excludes=("chicken",), requires=("seven_pairs",))
 def seven_pairs(s: Situation) -> int:
     """七对 七个对子 / Seven pairs: seven pairs."""
     return int(s.arrangement.shape == "seven_pairs")
@@ -225,13 +248,13 @@ def dragon_pung(s: Situation) -> int:
     return _pungs_of(s, DRAGON_INDICES)
 
 
-@pattern("no_ghost", "无鬼", "No ghost")
+@pattern("no_ghost", "无鬼", "No ghost", requires=("ghosts",))
 def no_ghost(s: Situation) -> int:
     """无鬼 有鬼牌而手中无鬼 / No ghost: ghosts are in play and the winning hand holds none."""
     return int(bool(s.ghosts) and s.ghosts_held == 0)
 
 
-@pattern("four_ghosts", "满鬼", "Four ghosts")
+@pattern("four_ghosts", "满鬼", "Four ghosts", requires=("ghosts",))
 def four_ghosts(s: Situation) -> int:
     """满鬼 手握四只鬼牌 / Four ghosts: holding four ghost tiles is an instant win."""
     return int(s.ghosts_held >= 4)
@@ -243,7 +266,7 @@ def _special_win(pid: str, zh: str, en: str, doc: str) -> None:
     def applies(s: Situation) -> int:
         return int(pid in s.context.special)
     applies.__doc__ = doc
-    pattern(pid, zh, en)(applies)
+    pattern(pid, zh, en, special_win=True)(applies)
 
 
 for _pid, _zh, _en, _doc in (

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.patterns import PATTERNS, Situation
+from scoring.patterns import FACT_SETS, PATTERNS, Situation
 from scoring.rounds import DEALER_STAYS, ROTATION_CHOICES, Rotation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
@@ -75,9 +75,17 @@ class Ruleset:
         return frozenset(pid for table in self.values.values() for pid in table)
 
     @cached_property
-    def predicates(self) -> tuple[tuple[str, Callable[[Situation], int]], ...]:
-        """(pattern id, predicate) of every pattern in `scored`, looked up once."""
-        return tuple((pid, PATTERNS[pid].applies) for pid in self.scored)
+    def predicates(self) -> dict[frozenset[str], tuple[tuple[str, Callable[[Situation], int]], ...]]:
+        """For each set of facts a situation can have (patterns.FACT_SETS): (pattern id, predicate) of every
+        pattern in `scored` that may apply, looked up once. Special wins are not called: they apply by name."""
+        scored = [PATTERNS[pid] for pid in sorted(self.scored)]
+        return {facts: tuple((p.id, p.applies) for p in scored if not p.special_win and p.requires <= facts)
+                for facts in FACT_SETS.values()}
+
+    @cached_property
+    def special_wins(self) -> frozenset[str]:
+        """The special wins in `scored`: each applies exactly when the win context names it."""
+        return frozenset(pid for pid in self.scored if PATTERNS[pid].special_win)
 
     @cached_property
     def entries(self) -> tuple[tuple[str, str, int], ...]:

@@ -31,21 +31,21 @@ def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
 
 def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> list[Arrangement]:
     """Every arrangement of the hand, in a canonical order (the tie-break: the first best one wins)."""
-    real = [code for code in hand.concealed if code not in ghosts]
+    real = [code for code in hand.concealed if code not in ghosts] if ghosts else hand.concealed
     held = len(hand.concealed) - len(real)
     if held >= 4 and "four_ghosts" in ruleset.table("fixed_points"):
         # 满鬼 wins whatever the shape, at a fixed value: no reading of the tiles can change it
-        counts = t.counts(real + [code for m in hand.melds for code in m.tiles])
+        counts = t.counts([*real, *(code for m in hand.melds for code in m.tiles)])
         return [Arrangement("four_ghosts", (), tuple(counts))]
     options = ruleset.options
     found = arrangements(t.counts(real), held, hand.melds, seven_pairs=options["seven_pairs"],
                          seven_pairs_quads=options["seven_pairs_quads"])
-    return sorted(found, key=lambda a: (a.shape, a.groups))
+    return sorted(found, key=lambda a: (a.shape, a.groups)) if len(found) > 1 else found
 
 
 def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
          ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
-    held = sum(1 for code in hand.concealed if code in ghosts)
+    held = sum(1 for code in hand.concealed if code in ghosts) if ghosts else 0
     found = candidates(ruleset, hand, ghosts)
     if not found:
         raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
@@ -53,6 +53,17 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
     return max(scored, key=lambda pair: pair[1].rank)
+
+
+def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
+              ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
+    """The best arrangement of a checked hand and its value; refused below the rule set's minimum fan."""
+    arrangement, evaluation = best(ruleset, hand, context, ghosts)
+    min_fan = ruleset.options.get("min_fan", 0)
+    if not evaluation.limit and evaluation.fan_total < min_fan:
+        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
+                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+    return arrangement, evaluation
 
 
 def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
@@ -67,11 +78,7 @@ def score(request: Any) -> dict[str, Any]:
     check_tiles(ruleset, hand, context)
     check_melds(ruleset, hand, context)
     check_context(ruleset, hand, context)
-    arrangement, evaluation = best(ruleset, hand, context, ghosts)
-    min_fan = ruleset.options.get("min_fan", 0)
-    if not evaluation.limit and evaluation.fan_total < min_fan:
-        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
-                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+    arrangement, evaluation = win_value(ruleset, hand, context, ghosts)
     horses_expected = _expected_horses(ruleset, hand, ghosts)
     if context.horses is not None and len(context.horses) != horses_expected:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "

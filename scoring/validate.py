@@ -29,14 +29,24 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     return named
 
 
+def hand_size(hand: Hand) -> int:
+    """Tiles in the hand, each kong counted as three."""
+    return len(hand.concealed) + 3 * len(hand.melds)
+
+
 def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
-    size = len(hand.concealed) + 3 * len(hand.melds)
+    size = hand_size(hand)
     if size > HAND_SIZE:
         raise ScoringError("too_many_tiles", f"大相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
                            f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)")
     if size < HAND_SIZE:
         raise ScoringError("too_few_tiles", f"小相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
                            f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)")
+    check_copies(ruleset, hand, context)
+
+
+def check_copies(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    """No fifth copy of a tile, no repeated or disallowed flower, the winning tile among the standing ones."""
     seen = hand.all_tiles() + list(context.horses or ())
     if max(t.counts(seen)) > 4:
         raise ScoringError("too_many_copies", f"more than four copies of {', '.join(t.over_four(seen))} across the "

@@ -130,10 +130,8 @@ def peel_melds(group: list[int], codes: Sequence[str], boxes: np.ndarray, others
 def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
     """Groups in reading order: `{kind, tiles}`; flowers (wherever they lie) form one `flowers` group; the
     standing hand is the largest group that is not a run of melds (its pair rules that out), the others are
-    `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes). Tiles
-    that are no part of the hand lie in `loose` groups: groups that form no meld (unless the hand is short of
-    exactly their tiles: a misread meld), and the melds farthest from the standing tiles while the hand would
-    hold more tiles than a winning hand."""
+    `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes), or
+    more `concealed` tiles; the groups a winning hand has no room for are `loose` (set_loose_tiles_apart)."""
     if not len(codes):
         return []
     boxes = straighten(boxes)
@@ -155,22 +153,27 @@ def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
 
 
 def set_loose_tiles_apart(groups: list[dict], boxes: np.ndarray) -> list[dict]:
-    """The `meld` and `unformed` groups as the hand's melds or `loose`: melds, then unformed groups of a meld's
-    size (a meld misread), each nearest the standing tiles first, join while the hand has room for 3 more
-    tiles; the rest are loose."""
+    """The `meld` and `unformed` groups placed in the hand or made `loose`: melds, then unformed groups of a
+    meld's size (a meld misread), then the other unformed groups (standing tiles wrapped onto another row or
+    split off by a gap), each nearest the standing tiles first, join while the hand has room for them (a meld
+    or a group of four counts 3 tiles, as a kong does); the rest lie elsewhere on the table."""
     centre = (boxes[:, :2] + boxes[:, 2:]) / 2
     standing = [i for group in groups if group["kind"] == "concealed" for i in group["tiles"]]
     middle = centre[standing or list(range(len(boxes)))].mean(axis=0)
 
-    def order(n: int) -> tuple[bool, float]:
-        return groups[n]["kind"] != "meld", float(np.hypot(*(centre[groups[n]["tiles"]].mean(axis=0) - middle)))
+    def order(n: int) -> tuple[bool, bool, float]:
+        group = groups[n]
+        return (group["kind"] != "meld", len(group["tiles"]) not in MELD_SIZES,
+                float(np.hypot(*(centre[group["tiles"]].mean(axis=0) - middle))))
 
     room = HAND_TILES - len(standing)
     kinds = [group["kind"] for group in groups]
     for n in sorted((n for n, kind in enumerate(kinds) if kind in ("meld", "unformed")), key=order):
-        joins = room >= 3 and (kinds[n] == "meld" or len(groups[n]["tiles"]) in MELD_SIZES)
-        kinds[n] = "meld" if joins else "loose"
-        room -= 3 * joins
+        size = len(groups[n]["tiles"])
+        counted = 3 if kinds[n] == "meld" or size == 4 else size
+        meld_like = kinds[n] == "meld" or size in MELD_SIZES  # a misread meld stays apart, for a fix to form
+        kinds[n] = ("meld" if meld_like else "concealed") if counted <= room else "loose"
+        room -= counted if kinds[n] != "loose" else 0
     return [{**group, "kind": kind} for group, kind in zip(groups, kinds, strict=True)]
 
 

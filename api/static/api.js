@@ -11,8 +11,9 @@ export class ApiError extends Error {
 
 const networkError = () => new ApiError(0, [{ code: "network", message: "no connection" }]);
 
-export async function call(method, url, body) {
-  const init = { method, headers: {} };
+/** `{data, etag}` of a JSON call; `headers` are added to the request (e.g. If-Match). */
+export async function callTagged(method, url, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["content-type"] = "application/json";
@@ -26,7 +27,11 @@ export async function call(method, url, body) {
   const isJson = (response.headers.get("content-type") || "").includes("json");
   const data = isJson ? await response.json() : null;
   if (!response.ok) throw new ApiError(response.status, data?.errors ?? []);
-  return data;
+  return { data, etag: response.headers.get("etag") };
+}
+
+export async function call(method, url, body) {
+  return (await callTagged(method, url, body)).data;
 }
 
 /** POST a form with upload progress: `onProgress(fraction)` as the bytes go out (fetch cannot report it). */

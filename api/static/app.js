@@ -1,6 +1,6 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
-import { call, upload } from "./api.js";
+import { call, callTagged, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, setStatus } from "./dom.js";
 import {
@@ -18,6 +18,7 @@ import {
   LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, undoClear,
 } from "./state.js";
 import { setVocabulary } from "./tiles.js";
+import { updateWaits, wireWaits } from "./waits.js";
 
 let rulesets = [];
 let lastResult = null; // the result on screen, redrawn when the language changes
@@ -35,6 +36,7 @@ function render() {
   renderHand(handActions, rulesetSummary(rulesets)?.options);
   const ready = state.recognition !== null && !document.body.classList.contains("busy");
   $("save-button").disabled = !ready;
+  updateWaits();
 }
 
 /** The hand, the context or the rule set changed: the result on screen no longer answers it. */
@@ -47,7 +49,8 @@ function changed() {
 
 function setBusy(busy) {
   document.body.classList.toggle("busy", busy);
-  for (const id of ["photo-button", "score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
+  // Another photo may be chosen meanwhile (photoToken drops the older answer); nothing else acts on a hand.
+  for (const id of ["score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
   $("hand-section").inert = busy;
   $("photo-progress").hidden = !busy;
   if (busy) $("photo-progress").removeAttribute("value");
@@ -133,8 +136,10 @@ async function save() {
   }
   try {
     const body = confirmationRequest(state, scoringChoices());
-    const saved = await call("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body);
+    const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body,
+      state.etag ? { "if-match": state.etag } : {});
     state.recognition.confirmation = saved;
+    state.etag = etag;
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
     setStatus(status, [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
@@ -186,8 +191,9 @@ async function switchLanguage() {
 
 async function restore(id) {
   try {
-    const recognition = await call("GET", `/v1/recognitions/${id}`);
+    const { data: recognition, etag } = await callTagged("GET", `/v1/recognitions/${id}`);
     loadRecognition(state, recognition);
+    state.etag = etag;
     showPhoto(`/v1/recognitions/${id}/image`);
     const saved = recognition.confirmation;
     if (saved) {
@@ -223,6 +229,7 @@ async function start() {
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();
+  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
   render();

@@ -32,7 +32,7 @@ export function renderResult(result, seat) {
   $("result").innerHTML = `
     <p class="headline">${fan === null ? "" : `<b id="fan-total">${fan}</b> ${t("fan")} · `}<b id="points">${points}</b> ${t("points")}
       ${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ""}</p>
-    <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan")}</th></tr></thead><tbody>${rows}</tbody></table>
+    <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan_column")}</th></tr></thead><tbody>${rows}</tbody></table>
     ${horses}
     <h3>${t("payments")}</h3>${moneyHtml(result)}${seatList(result.payments, "payments")}
     ${kongs}

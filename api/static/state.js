@@ -9,6 +9,7 @@ const FIRST_ADDED_ID = 100000; // ids of detections are their index; tiles added
 export function createState() {
   return {
     recognition: null, // the recognition result the photo got, with its id
+    etag: null, // the server's tag of the saved confirmation read: a save over a newer one is refused (412)
     tiles: new Map(), // id → {id, code, box, confidence, alternatives, edited}
     concealed: [], // tile ids, in the order shown
     flowers: [],
@@ -28,7 +29,7 @@ const HAND_KEYS = ["concealed", "flowers", "melds", "loose", "winning"];
 
 /** Forget the photo and everything read from it (a new photo is on its way). */
 export function resetPhoto(state) {
-  Object.assign(state, { recognition: null, marking: null, undo: null, nextId: FIRST_ADDED_ID },
+  Object.assign(state, { recognition: null, etag: null, marking: null, undo: null, nextId: FIRST_ADDED_ID },
     { concealed: [], flowers: [], melds: [], loose: [], winning: null });
   state.tiles.clear();
 }

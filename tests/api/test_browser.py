@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -31,8 +30,6 @@ expect = sync_api.expect
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules/axe-core/axe.min.js"
-# Screenshots go to docs/ (the README's) only when asked for: FANSHOT_SCREENSHOTS=1 pytest tests/api/test_browser.py
-DOCS = ROOT / "docs" if os.environ.get("FANSHOT_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="fanshot-shots-"))
 CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")  # Debian's fonts-wqy-microhei, if installed
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -263,26 +260,34 @@ def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
 
 # ---- the journey the issue asks for, with its screenshots ------------------------------------------------------
 
-def test_upload_fix_score_save_reload_keeps_the_saved_work(server, phone):
+@pytest.fixture
+def shots(tmp_path):
+    """Where screenshots go: docs/ (the README's) only when asked for, with
+    FANSHOT_SCREENSHOTS=1 pytest tests/api/test_browser.py -k reload"""
+    return ROOT / "docs" if os.environ.get("FANSHOT_SCREENSHOTS") else tmp_path
+
+
+def test_upload_fix_score_save_reload_keeps_the_saved_work(server, phone, shots):
     page = phone
     ready(page, server)
     recognition_id = upload(page, table_photo(SHOWN))
     expect(page.locator("#photo-status")).to_have_text("Read 14 tiles, 1 uncertain.")
     expect(page.locator("#tile-count")).to_have_text("13 + 1 of 14")
-    page.screenshot(path=DOCS / "flow-1-read.png")
+    page.screenshot(path=shots / "flow-1-read.png")
 
     page.locator(f".box[data-tile='{MISREAD}']").click()
-    page.screenshot(path=DOCS / "flow-2-fix.png")
+    page.screenshot(path=shots / "flow-2-fix.png")
     page.locator("#picker-alternatives .pick[data-code='3m']").click()
     page.locator("input[name=win][value=discard]").check(force=True)
     page.locator("#seat_wind").select_option("2z")
     page.locator("#discarder").select_option("4z")
     page.locator("#score-button").click()
     expect(page.locator("#result .payments li.winner")).to_be_visible()
-    side_by_side(page, DOCS / "screenshot-phone.png", "#capture", "#score-section")
+    side_by_side(page, shots / "screenshot-phone.png", "#capture", "#score-section")
     page.locator("#save-button").click()
     expect(page.locator("#save-status")).to_contain_text("Saved ✓ 14 labelled tiles")
-    page.screenshot(path=DOCS / "flow-3-saved.png")
+    page.evaluate("document.querySelector('#score-section').scrollIntoView()")
+    page.screenshot(path=shots / "flow-3-saved.png")
 
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
@@ -294,7 +299,7 @@ def test_upload_fix_score_save_reload_keeps_the_saved_work(server, phone):
     expect(page.locator("#discarder")).to_have_value("4z")
     expect(page.locator("#suggestions-section")).to_be_hidden()  # they were about the machine's reading
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=DOCS / "flow-4-reloaded.png")
+    page.screenshot(path=shots / "flow-4-reloaded.png")
     assert stored(server, recognition_id)["confirmation"]["context"]["discarder"] == "4z"
 
 
@@ -361,6 +366,21 @@ def test_clear_can_be_undone_and_saving_far_fewer_tiles_asks_first(server, page)
     page.locator("#save-button").click()
     expect(page.locator("#save-status")).to_contain_text("Saved ✓ 6 labelled tiles")
     assert "shows 14 tiles but only 6" in questions[1]
+
+
+def test_a_save_over_work_saved_elsewhere_meanwhile_is_refused_in_plain_words(server, page):
+    ready(page, server)
+    recognition_id = upload(page)
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved ✓")
+    response = httpx.get(f"{server}/v1/recognitions/{recognition_id}")
+    if "etag" not in response.headers:
+        pytest.skip("this server does not tag confirmations yet (ETag / If-Match)")
+    other = {**response.json()["confirmation"], "hand": {"concealed": "", "winning_tile": ""}}
+    assert httpx.put(f"{server}/v1/recognitions/{recognition_id}/confirmation", json=other).status_code == 200
+    page.locator("#save-button").click()  # this page read the older confirmation
+    expect(page.locator("#save-status")).to_contain_text("saved elsewhere meanwhile")
+    assert stored(server, recognition_id)["confirmation"]["hand"]["concealed"] == ""
 
 
 # ---- 3. face-down tiles ------------------------------------------------------------------------------------------
@@ -491,7 +511,7 @@ def test_the_language_switch_covers_the_page_and_errors_are_plain_words(server, 
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
     for selector, words in [("#hand-heading", "手牌"), ("#score-button", "计番"), ("#save-button", "保存为标注样本"),
                             ("#photo-button", "拍照或选择照片"), ("#context-heading", "怎么胡的"),
-                            ("#language", "English")]:
+                            ("#start-game", "按上面的规则和金额开一局"), ("#language", "English")]:
         expect(page.locator(selector)).to_have_text(words)
     expect(page.locator("#seat_wind option[value='1z']")).to_have_text("东 （庄）")
     page.locator("#clear-hand").click()

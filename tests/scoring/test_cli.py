@@ -9,6 +9,7 @@ import pytest
 
 from fanshot.cli import main
 from scoring import score
+from scoring.analysis import analyse
 from scoring.cli import hand_from_notation
 
 CHICKEN = "123m456p789s555s11z"
@@ -284,3 +285,42 @@ def test_ruleset_details(capsys) -> None:
 def test_ruleset_details_unknown(capsys) -> None:
     assert main(["rulesets", "riichi"]) == 2
     assert "unknown_ruleset" in capsys.readouterr().err
+
+
+# ---- fanshot waits: the same flags as fanshot score, the analysis as text or JSON ---------------------------------
+
+def test_waits_ready_hand_as_text(capsys) -> None:
+    assert main(["waits", "123m456p789s555s1z", "--seat", "2z"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "jipinghu, 13 tiles: ready (shanten 0)"
+    assert "1z       3  1 fan, 2 pts         0 fan, 1 pt" in out
+
+
+def test_waits_not_ready_lists_useful_tiles(capsys) -> None:
+    assert main(["waits", "123m456p789s55s1z2z"]) == 0
+    out = capsys.readouterr().out
+    assert "1 from ready (shanten 1)" in out and "useful (left)  5s×2  1z×3  2z×3" in out
+
+
+def test_waits_fourteen_tiles_every_discard(capsys) -> None:
+    assert main(["waits", "123m456p789s555s1z2z", "--ruleset", "tuidaohu"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "  discard 1z: ready, waits 2z×3" and lines[2] == "      2z: self-draw 0 fan, 1 pt; discard —"
+
+
+def test_waits_json_is_the_analysis(capsys, tmp_path) -> None:
+    request = {"hand": {"concealed": "123m456p789s555s1z", "melds": []}, "context": {"seat_wind": "2z"}}
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    assert main(["waits", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == analyse(request)
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["waits", "123m"], "too_few_tiles"),
+    (["waits", "123m456p789s555s11z", "--winning-tile", "1z"], "bad_request"),
+    (["waits", "123m456p789s555s1z", "--special", "last_tile"], "bad_context"),
+])
+def test_waits_refusals_exit_2(capsys, args, code) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {code}: ")

@@ -220,3 +220,24 @@ def test_ghosts_take_the_best_value(ruleset, options, concealed, ghosts, fans, p
                       "context": {"ghosts": ghosts}})
     assert {item["id"]: item["fan"] for item in response["fans"]} == fans
     assert response["points"] == points
+
+
+def test_suit_table_matches_the_search() -> None:
+    """Each suit's precomputed splits are exactly the sets-and-pair search's, for every vector the table holds and
+    for random ones of at most 14 tiles (absent from the table when no split exists)."""
+    import random
+
+    from scoring.decompose import _block_splits, _suit_splits, _suit_table
+
+    def readings(splits) -> set:
+        return {tuple(sorted(split)) for split in splits}
+
+    for counts in _suit_table():
+        assert readings(_suit_splits(9, counts)) == readings(_block_splits(9, counts))
+    rng = random.Random(5)
+    for _ in range(20_000):
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(9))
+        if sum(counts) > 14:  # more than a hand holds (4 sets and a pair)
+            continue
+        start = rng.choice((0, 9, 18))
+        assert readings(_suit_splits(start, counts)) == readings(_block_splits(start, counts))

@@ -264,3 +264,27 @@ NAME_ROWS = [
 @pytest.mark.parametrize(("pid", "zh"), NAME_ROWS, ids=[r[0] for r in NAME_ROWS])
 def test_chinese_names_follow_rules_md(pid, zh) -> None:
     assert PATTERNS[pid].zh == zh
+
+
+# ---- facts: the evaluator skips a pattern whose required facts fail, so it must never apply then ------------------
+
+def test_a_pattern_never_applies_without_the_facts_it_requires() -> None:
+    """On 2,000 random winning hands of every rule set, each reading: a pattern whose `requires` are not all among
+    the situation's facts returns 0, and a special win applies exactly when the context names it."""
+    from scoring.generate import corpus
+    from scoring.score import parse_request
+
+    checked = 0
+    for request in corpus(2000, 7):
+        rs, hand, ctx = parse_request(request)
+        ghosts = ghost_tiles(rs, ctx)
+        held = sum(1 for code in hand.concealed if code in ghosts)
+        for arrangement in candidates(rs, hand, ghosts):
+            situation = Situation(arrangement, hand, ctx, rs.options, ghosts, held)
+            for pattern in PATTERNS.values():
+                if pattern.special_win:
+                    assert pattern.applies(situation) == int(pattern.id in ctx.special)
+                elif not pattern.requires <= situation.facts:
+                    assert pattern.applies(situation) == 0, (pattern.id, request)
+                    checked += 1
+    assert checked > 10_000

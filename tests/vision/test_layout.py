@@ -62,6 +62,13 @@ def test_a_group_of_three_that_forms_no_meld_joins_a_hand_short_of_exactly_one_m
     assert placed["loose"] == [14]
 
 
+def test_standing_tiles_wrapped_onto_a_second_row_stay_in_the_hand():
+    boxes, codes = layout(tile_row(["8m", "8m", "8m", "6p", "6p", "6p", "7p", "8p"], 0, 0),
+                          tile_row(["9p", "6s", "7s", "8s", "6z", "6z"], 0, 60, gap=40))  # spread out: no groups
+    placed = place_hand(group_tiles(boxes, codes), codes)
+    assert sorted(placed["concealed"]) == list(range(14)) and placed["loose"] == []
+
+
 def test_the_melds_nearest_the_standing_tiles_fill_the_hand_and_the_farthest_is_loose():
     standing = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s"]
     boxes, codes = layout(tile_row(standing, 0, 0), tile_row(["7z", "7z", "7z"], 400, 0),

@@ -1,0 +1,148 @@
+// Ready-hand analysis on the page (POST /v1/analyse): for 13 tiles (a kong counts as 3), the tiles that complete
+// the hand and what each win is worth, or the tiles that help; for 14 tiles that do not win yet, every discard,
+// best first. It follows the page's redraws (hand, form, rule set); the answer to an older hand is dropped.
+import { call } from "./api.js";
+import { $ } from "./dom.js";
+import { errorText } from "./i18n.js";
+import { tileFace } from "./tiles.js";
+
+const HAND_SIZE = 14;
+// Context fields of a finished win: the analysis values every wait as a plain self-draw and discard win.
+const WIN_ONLY = ["special", "horses", "liable", "kong_fed_by"];
+
+let currentRequest = () => null;
+let asked = 0; // the latest analysis asked for; older answers are dropped
+
+/** Tiles in a score-request hand, each kong counted as 3 (flowers apart). */
+export function tileCount(hand) {
+  return (hand.concealed.match(/[1-9]/g) || []).length + 3 * (hand.melds || []).length;
+}
+
+/** The analyse request for a score request, or null when the hand is not one to analyse: 13 tiles, or 14
+ *  (whose winning tile is left out: the analysis tries every discard). */
+export function analyseRequest(request) {
+  const size = tileCount(request.hand);
+  if (size !== HAND_SIZE - 1 && size !== HAND_SIZE) return null;
+  const { winning_tile: _, ...hand } = request.hand;
+  const context = Object.fromEntries(Object.entries(request.context || {}).filter(([key]) => !WIN_ONLY.includes(key)));
+  return { ...request, hand, context };
+}
+
+/** "1 fan · 2 pts", or "—" where that way of winning is not allowed (or below the rule set's minimum). */
+export function valueText(value) {
+  return value ? `${value.fan_total} fan · ${value.points} ${value.points === 1 ? "pt" : "pts"}` : "—";
+}
+
+/** "ready 听牌", "2 from ready 2向听", "complete 和了". */
+export function distanceText(shanten) {
+  if (shanten < 0) return "complete 和了";
+  return shanten === 0 ? "ready 听牌" : `${shanten} from ready ${shanten}向听`;
+}
+
+const left = (items) => items.reduce((sum, item) => sum + item.remaining, 0);
+
+function tileList(items, className) {
+  const list = Object.assign(document.createElement("span"), { className });
+  for (const item of items) {
+    const entry = Object.assign(document.createElement("span"), { className: "pick" });
+    entry.dataset.code = item.tile;
+    entry.append(tileFace(item.tile), Object.assign(document.createElement("small"), { textContent: `×${item.remaining}` }));
+    list.append(entry);
+  }
+  return list;
+}
+
+function waitsTable(waits) {
+  const table = Object.assign(document.createElement("table"), { className: "fans waits" });
+  table.innerHTML = "<thead><tr><th>Wait 听</th><th>Left 余</th><th>Self-draw 自摸</th><th>Discard 食胡</th></tr></thead>";
+  const body = table.createTBody();
+  for (const wait of waits) {
+    const row = body.insertRow();
+    row.className = "wait";
+    row.dataset.code = wait.tile;
+    row.insertCell().append(tileFace(wait.tile));
+    for (const text of [wait.remaining, valueText(wait.self_draw), valueText(wait.discard)]) row.insertCell().textContent = text;
+  }
+  return table;
+}
+
+function line(text, className = "") {
+  return Object.assign(document.createElement("p"), { className, textContent: text });
+}
+
+/** The analysis as page elements. */
+export function renderAnalysis(answer) {
+  const parts = [line(`${answer.tiles} tiles: ${distanceText(answer.shanten)}`, "headline")];
+  if (answer.waits) parts.push(line(`${left(answer.waits)} tiles left that win`), waitsTable(answer.waits));
+  if (answer.useful) parts.push(line(`Tiles that help 进张 (${left(answer.useful)} left)`), tileList(answer.useful, "palette useful"));
+  if (answer.discards) {
+    // the discards that keep the hand nearest to winning; the others folded away
+    const nearest = answer.discards[0].shanten;
+    const best = answer.discards.filter((entry) => entry.shanten === nearest);
+    const rest = answer.discards.slice(best.length);
+    parts.push(line("Best discards first 打哪张"), discardList(best, 1));
+    if (rest.length) {
+      const more = document.createElement("details");
+      more.append(Object.assign(document.createElement("summary"), { textContent: `${rest.length} other discards` }),
+        discardList(rest, best.length + 1));
+      parts.push(more);
+    }
+  }
+  return parts;
+}
+
+function discardList(entries, start) {
+  const list = Object.assign(document.createElement("ol"), { className: "discards", start });
+  for (const entry of entries) {
+    const item = document.createElement("li");
+    item.dataset.code = entry.discard;
+    const ready = Boolean(entry.waits);
+    item.append("Discard 打 ", tileFace(entry.discard), ` → ${distanceText(entry.shanten)}, ${ready ? "waits" : "helped by"} `,
+      tileList(entry.waits || entry.useful, "palette"));
+    if (ready) {
+      const top = Math.max(...entry.waits.flatMap((wait) => [wait.self_draw, wait.discard]).map((value) => value?.points ?? 0));
+      item.append(` (${left(entry.waits)} left, up to ${top} pts)`);
+    }
+    list.append(item);
+  }
+  return list;
+}
+
+function section() {
+  let element = $("waits-section");
+  if (!element) {
+    element = Object.assign(document.createElement("section"), { id: "waits-section", hidden: true });
+    element.setAttribute("aria-live", "polite");
+    element.append(Object.assign(document.createElement("h2"), { textContent: "Waits 听牌" }),
+      Object.assign(document.createElement("div"), { id: "waits" }));
+    $("hand-section").after(element);
+  }
+  return element;
+}
+
+/** Analyse the hand now on the page (if it is one to analyse) and show the answer. */
+export async function updateWaits() {
+  const token = ++asked;
+  const request = currentRequest();
+  const body = request && analyseRequest(request);
+  if (!body) {
+    section().hidden = true;
+    return;
+  }
+  try {
+    const answer = await call("POST", "/v1/analyse", body);
+    if (token !== asked) return;
+    const complete = answer.shanten < 0; // 14 tiles that win: the Score button answers
+    section().hidden = complete;
+    if (!complete) $("waits").replaceChildren(...renderAnalysis(answer));
+  } catch (error) {
+    if (token !== asked) return;
+    section().hidden = false;
+    $("waits").replaceChildren(line(errorText(error), "status error"));
+  }
+}
+
+/** `request()` gives the page's score request; updateWaits() runs whenever the page redraws the hand. */
+export function wireWaits(request) {
+  currentRequest = request;
+}

@@ -1,0 +1,34 @@
+// The analyse request the page sends and the words it shows, from score requests and analyses as the API gives them.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { analyseRequest, distanceText, tileCount, valueText } from "../../api/static/waits.js";
+
+const context = { win: "discard", seat_wind: "2z", prevalent_wind: "1z", discarder: "1z", stake: { unit: 1 },
+  special: ["last_tile"], horses: "15m", liable: "3z", kong_fed_by: "4z" };
+
+test("tiles are counted with each kong as three", () => {
+  assert.equal(tileCount({ concealed: "123m456p789s555s1z", melds: [] }), 13);
+  assert.equal(tileCount({ concealed: "45m11z", melds: [{ kind: "kong", tiles: "9999m" }, { kind: "pung", tiles: "555s" },
+    { kind: "chow", tiles: "123p" }] }), 13);
+});
+
+test("13 or 14 tiles are analysed, without the winning tile or what only a finished win has", () => {
+  const request = { ruleset: "jipinghu", hand: { concealed: "123m456p789s555s1z", melds: [], flowers: "", winning_tile: "1z" },
+    context };
+  assert.deepEqual(analyseRequest(request), { ruleset: "jipinghu", hand: { concealed: "123m456p789s555s1z", melds: [], flowers: "" },
+    context: { win: "discard", seat_wind: "2z", prevalent_wind: "1z", discarder: "1z", stake: { unit: 1 } } });
+  assert.equal(analyseRequest({ ...request, hand: { ...request.hand, concealed: "123m456p789s555s11z" } }).hand.concealed,
+    "123m456p789s555s11z");
+  assert.equal(analyseRequest({ ...request, hand: { ...request.hand, concealed: "123m" } }), null);
+  assert.equal(analyseRequest({ ...request, hand: { ...request.hand, concealed: "123m456p789s555s123z" } }), null);
+});
+
+test("values and distances in words", () => {
+  assert.equal(valueText({ fan_total: 1, points: 2 }), "1 fan · 2 pts");
+  assert.equal(valueText({ fan_total: 0, points: 1 }), "0 fan · 1 pt");
+  assert.equal(valueText(null), "—");
+  assert.equal(distanceText(0), "ready 听牌");
+  assert.equal(distanceText(2), "2 from ready 2向听");
+  assert.equal(distanceText(-1), "complete 和了");
+});
