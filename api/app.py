@@ -4,8 +4,6 @@ routes through api/dependencies.py), middleware, error handlers (api/errors.py) 
 
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -20,34 +18,39 @@ from api.limits import BodyLimit
 from api.model_versions import Adapter, ModelVersions
 from api.routers import analyse, classify, datasets, games, models, page, recognitions, rulesets, score, tiles
 from api.routers.page import STATIC
+from api.security import Guard, Security
 from api.store import Store
+from api.work import RecognitionPool
 
-MAX_BODY_BYTES = 20 * 1024 * 1024
+MAX_PHOTO_BYTES = 20 * 1024 * 1024
+# Every JSON body: a score request is ~1 KB, a confirmation of 200 tiles echoing their alternatives ~100 KB.
+MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, recognize: Recognizer = model_recognizer,
                name_tile: TileNamer = model_tile_namer, adapt: Adapter = model_adapter,
-               base_models: Path | None = None) -> FastAPI:
+               base_models: Path | None = None, security: Security | None = None) -> FastAPI:
+    """The app on `data_dir`; `security`: the names it answers to and its access token (default: this machine's
+    names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
                   responses=error_responses(422, 500))
     app.state.store = Store(data_dir)
     app.state.recognize = recognize
+    app.state.recognition_pool = RecognitionPool()
     app.state.name_tile = name_tile
     app.state.adapt = adapt
     app.state.model_versions = ModelVersions(app.state.store.database, data_dir / "models", base_models)
     app.state.games, app.state.game_events = SqliteGameStore(app.state.store.database), LocalGameEvents()
-    # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores
-    # and hold more decoded photos in memory, so the rest wait their turn.
-    app.state.recognition_slots = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
     install_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
+    app.add_middleware(Guard, security=security or Security())  # added last: the outermost, first to run
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
+    app.include_router(score.router)  # first: the busiest route is matched first
     app.include_router(page.router)
     app.include_router(recognitions.router)
-    app.include_router(score.router)
     app.include_router(analyse.router)
     app.include_router(rulesets.router)
     app.include_router(datasets.router)

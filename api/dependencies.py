@@ -1,9 +1,8 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer, the model versions it may use and the slots recognitions wait for."""
+the store, the tile recognizer, the model versions it may use and the pool recognitions run in."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,6 +14,7 @@ from api.game_events import GameEvents
 from api.game_store import GameStore
 from api.model_versions import Adapter, ModelVersions
 from api.store import Store
+from api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray, Path | None], dict[str, Any]]  # photo, models folder → recognition result
 TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # … → {code, confidence, alternatives}
@@ -49,12 +49,12 @@ def recognizer(request: Request) -> Recognizer:
     return request.app.state.recognize
 
 
+def recognition_pool(request: Request) -> RecognitionPool:
+    return request.app.state.recognition_pool
+
+
 def tile_namer(request: Request) -> TileNamer:
     return request.app.state.name_tile
-
-
-def recognition_slots(request: Request) -> threading.BoundedSemaphore:
-    return request.app.state.recognition_slots
 
 
 def model_versions(request: Request) -> ModelVersions:
@@ -69,8 +69,8 @@ StoreDep = Annotated[Store, Depends(store)]
 ModelVersionsDep = Annotated[ModelVersions, Depends(model_versions)]
 AdapterDep = Annotated[Adapter, Depends(adapter)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
+RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
-RecognitionSlotsDep = Annotated[threading.BoundedSemaphore, Depends(recognition_slots)]
 
 
 def games(request: Request) -> GameStore:

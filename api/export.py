@@ -1,7 +1,10 @@
-"""Confirmed photos → a YOLO dataset zip (data.yaml, images/, labels/) that `fanshot dataset` imports."""
+"""Confirmed photos → a YOLO dataset zip (data.yaml, train/ and val/ with images/ and labels/) that
+`fanshot dataset` imports. A photo uploaded more than once is exported once, with its latest confirmation; the
+split is by photo, decided by its content hash, so a photo keeps its split as the dataset grows."""
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,6 +19,7 @@ from datasets.yolo import Box
 from datasets.yolo import Example as YoloExample
 
 EXIF_ORIENTATION = 0x0112
+VAL_SHARE = 0.1  # of the photos, at least one once there are two
 
 
 def yolo_boxes(tiles: Iterable[dict[str, Any]], width: int, height: int) -> tuple[Box, ...]:
@@ -46,7 +50,23 @@ def labelled(example: store.Example, scratch: Path) -> YoloExample:
     return YoloExample(upright_image(example.image, scratch), boxes)
 
 
+def content_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def split_by_photo(examples: Iterable[store.Example]) -> dict[str, list[store.Example]]:
+    """One example per distinct photo (the last of each: examples come oldest confirmation first), split into
+    train and val by content hash; a single photo is a flat dataset (trained and validated on)."""
+    latest = {content_hash(example.image): example for example in examples}
+    if len(latest) < 2:
+        return {"": list(latest.values())}
+    ranked = sorted(latest, key=lambda digest: int(digest[:15], 16))  # a uniform draw per photo
+    val = {digest for digest in ranked if int(digest[:15], 16) < VAL_SHARE * 16**15} or {ranked[0]}
+    return {"train": [latest[digest] for digest in sorted(latest) if digest not in val],
+            "val": [latest[digest] for digest in sorted(val)]}
+
+
 def export_yolo_zip(examples: Iterable[store.Example], out: Path) -> None:
     with tempfile.TemporaryDirectory() as scratch:
-        write_yolo_zip(out, {"": [labelled(example, Path(scratch)) for example in examples]})
-
+        write_yolo_zip(out, {split: [labelled(example, Path(scratch)) for example in chosen]
+                             for split, chosen in split_by_photo(examples).items()})

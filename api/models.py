@@ -1,12 +1,15 @@
-"""The HTTP boundary's types (DESIGN.md). Shapes are checked here; tile notation, rule-set options and win
-contexts are checked by the scorer, so the API refuses exactly what `fanshot score --json` refuses."""
+"""The HTTP boundary's types (DESIGN.md). A score request, and the hand of a confirmation, are checked by the
+scorer's parser alone, so the API refuses exactly what `fanshot score --json` refuses; their models here only
+document them. Other request bodies are checked by their models; responses are described by theirs."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model, model_validator
 
+from scoring.hand import MAX_STAKE, MELD_KINDS, SPECIAL_WINS, WIN_TYPES
+from scoring.rules import CAP_RELATIVE, MAX_FAN, OPTIONS
 from scoring.tiles import DETECTOR_CLASSES
 
 TileCode = Literal[DETECTOR_CLASSES]  # type: ignore[valid-type]  # the 43 detector classes, in order
@@ -18,6 +21,25 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """`model`'s JSON schema with its definitions written in place: the schema of a field that something other
+    than pydantic validates (WithJsonSchema), where no `$ref` into the model's own `$defs` would resolve."""
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            return resolve(definitions[node["$ref"].rsplit("/", 1)[1]]) if "$ref" in node else \
+                {key: resolve(value) for key, value in node.items()}
+        return [resolve(item) for item in node] if isinstance(node, list) else node
+
+    return resolve(schema)
+
+
+def nullable(model: type[BaseModel]) -> dict[str, Any]:
+    return {"anyOf": [inline_schema(model), {"type": "null"}]}
+
+
 class ErrorItem(BaseModel):
     code: str
     message: str
@@ -27,55 +49,77 @@ class ErrorResponse(BaseModel):
     errors: list[ErrorItem]
 
 
+# The score request is checked by one validator, the scorer's parser (scoring.hand, scoring.rules): these models
+# only describe it for the OpenAPI schema, built from the parser's own constants, and never validate a request.
+
+def option_type(kind: type, allowed: range | tuple[str, ...] | None) -> Any:
+    if isinstance(allowed, range):
+        return Annotated[int, Field(ge=allowed.start, le=allowed.stop - 1)]
+    return Literal[allowed] if isinstance(allowed, tuple) else kind
+
+
+FanValue = Annotated[int, Field(ge=0, le=MAX_FAN)] | Annotated[str, Field(pattern=CAP_RELATIVE.pattern)]
+Options = create_model(
+    "Options", __base__=Strict,
+    fans=(dict[str, FanValue] | None, Field(None, description="pattern id → fan value (`cap`, `cap+N` where "
+                                                              "the rule set has a cap); `--option fans.ID=N`")),
+    **{name: (option_type(*rule) | None, None) for name, rule in OPTIONS.items()})
+Seat = Annotated[str, Field(description="a seat wind: 1z-4z, or E S W N")]
+StakeNumber = Annotated[float, Field(ge=0, le=MAX_STAKE)]
+
+
 class Meld(Strict):
-    kind: Literal["chow", "pung", "kong"]
+    kind: Literal[MELD_KINDS]  # type: ignore[valid-type]
     tiles: str = Field(description="compact notation, e.g. `789m`, `7777z`")
     concealed: bool | None = Field(None, description="a concealed kong (暗杠)")
     added: bool | None = Field(None, description="a kong added to one's own pung (补杠)")
-    fed_by: str | None = Field(None, description="seat whose discard made this exposed kong (点杠)")
+    fed_by: Seat | None = Field(None, description="seat whose discard made this exposed kong (点杠)")
 
 
 class Hand(Strict):
     concealed: str = Field(description="standing tiles, winning tile included, e.g. `123m456p11z`")
     melds: list[Meld] | None = None
     flowers: str | None = Field(None, description="e.g. `15f`")
-    winning_tile: str
+    winning_tile: str | None = Field(None, description="one tile; omitted: the scorer takes none as drawn last")
 
 
-class Stake(Strict):
-    unit: Number | None = Field(None, description="amount per point")
-    fee: Number | None = Field(None, description="fee charged to every seat")
-    flower: Number | None = Field(None, description="qianggang: stake per flower")
-    kong: Number | None = Field(None, description="qianggang: stake per kong")
-    chicken: Number | None = Field(None, description="qianggang: stake of a chicken hand")
-
-
-SpecialWin = Literal["kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human",
-                     "multi_win"]
+Stake = create_model("Stake", __base__=Strict, **{
+    name: (StakeNumber | None, Field(None, description=description)) for name, description in (
+        ("unit", "amount per point"), ("fee", "fee charged to every seat"),
+        ("flower", "qianggang: stake per flower"), ("kong", "qianggang: stake per kong"),
+        ("chicken", "qianggang: stake of a chicken hand"))})
 
 
 class Context(Strict):
-    win: Literal["self_draw", "discard"] | None = None
-    seat_wind: str | None = Field(None, description="the winner's seat; the dealer is always 1z")
-    prevalent_wind: str | None = None
-    discarder: str | None = Field(None, description="seat of the discarder, for a discard win")
-    special: list[SpecialWin] | None = None
-    liable: str | None = Field(None, description="seat liable under a 包 rule")
-    kong_fed_by: str | None = Field(None, description="for 杠上开花 on a kong made from a discard")
+    win: Literal[WIN_TYPES] | None = None  # type: ignore[valid-type]
+    seat_wind: Seat | None = Field(None, description="the winner's seat; the dealer is always 1z")
+    prevalent_wind: Seat | None = None
+    discarder: Seat | None = Field(None, description="seat of the discarder, for a discard win")
+    special: list[Literal[SPECIAL_WINS]] | None = None  # type: ignore[valid-type]
+    liable: Seat | None = Field(None, description="seat liable under a 包 rule")
+    kong_fed_by: Seat | None = Field(None, description="for 杠上开花 on a kong made from a discard")
     ghosts: str | None = Field(None, description="tuidaohu ghost tile(s)")
     horses: str | None = Field(None, description="horse tiles drawn")
-    stake: Stake | None = None
+    stake: Stake | None = None  # type: ignore[valid-type]
 
 
 class ScoreRequest(Strict):
     ruleset: str | None = Field(None, description="default jipinghu")
-    options: dict[str, bool | int | float | str] | None = Field(None, description="rule-set option overrides")
+    options: Options | None = Field(None, description="rule-set option overrides")  # type: ignore[valid-type]
     hand: Hand
     context: Context | None = None
 
-    def as_scorer_input(self) -> dict[str, Any]:
-        """What the client sent; null means "not given", so the scorer applies its own defaults."""
-        return self.model_dump(exclude_unset=True, exclude_none=True)
+
+# A score request, or a part of one, in a body: documented by its model, checked by the scorer's parser alone.
+ScoreRequestJSON = Annotated[Any, WithJsonSchema(inline_schema(ScoreRequest))]
+StakeJSON = Annotated[Any, WithJsonSchema(nullable(Stake))]
+
+
+def scorer_input(value: Any) -> Any:
+    """A JSON object's null members dropped, at every depth: over HTTP, null means "not given"."""
+    if isinstance(value, dict):
+        return {key: scorer_input(item) for key, item in value.items() if item is not None}
+    return value
 
 
 class Fan(BaseModel):
@@ -156,15 +200,19 @@ class HandTiles(BaseModel):
 
 
 class Confirmation(BaseModel):
-    """The corrected reading of a photo: each visible tile with its box (the training labels); the hand; and,
-    optionally, where each tile sits in the hand and how the hand was won, so the page can restore its work."""
+    """The corrected reading of a photo: each tile in it with its box (the training labels, face-down tiles as
+    `back`); the hand, if given, may be a draft (no winning tile yet, loose tiles left out); and, optionally, where
+    each tile sits in the hand and how the hand was won, so the page can restore its work. The hand, rule set,
+    options and context are checked by the scorer's parser, like a score request's."""
 
     tiles: list[LabelledTile] = Field(max_length=200)
-    hand: Hand
+    hand: Annotated[Any, WithJsonSchema(nullable(Hand))] = Field(
+        None, description="a score request's `hand`, perhaps unfinished")
     hand_tiles: HandTiles | None = Field(None, description="the hand's tiles by index into `tiles`")
     ruleset: str | None = None
-    options: dict[str, bool | int | float | str] | None = None
-    context: Context | None = Field(None, description="the score request's context the player chose")
+    options: Annotated[Any, WithJsonSchema(nullable(Options))] = None
+    context: Annotated[Any, WithJsonSchema(nullable(Context))] = Field(
+        None, description="the score request's context the player chose")
 
     @model_validator(mode="after")
     def placed_tiles_exist_once(self) -> Confirmation:

@@ -4,6 +4,7 @@ temporary file, fsynced and renamed into place before their row is committed wit
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -59,6 +60,30 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def entity_tag(recognition_id: str, confirmation: dict[str, Any] | None) -> str:
+    """The HTTP ETag of a recognition, from its stored confirmation (with `confirmed_at`) or None: it changes
+    exactly when the confirmation does."""
+    state = json.dumps([recognition_id, confirmation], sort_keys=True).encode()
+    return f'"{hashlib.sha256(state).hexdigest()[:32]}"'
+
+
+class PreconditionFailed(Exception):
+    """The confirmation changed since the client read it (its If-Match no longer matches)."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(current)
+        self.current = current
+
+
+def stored_confirmation(confirmed_at: str | None, body: str | None) -> dict[str, Any] | None:
+    return None if body is None else {**json.loads(body), "confirmed_at": confirmed_at}
+
+
+def tags(header: str) -> list[str]:
+    """The entity tags of an If-Match header (`"a", W/"b"`); a weak tag never matches for a write (RFC 9110)."""
+    return [tag.strip() for tag in header.split(",") if not tag.strip().startswith("W/")]
+
+
 class Store:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -70,12 +95,17 @@ class Store:
             db.executescript(SCHEMA)
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed on success. A `write` one holds the write lock from its first statement,
+        so what it reads stays current until it commits: a check (If-Match) and the write it guards are one step.
+        """
         # One short-lived connection per operation: routes run on many threads, and connecting costs ~0.1 ms.
         db = sqlite3.connect(self.database, timeout=30)
         try:
             db.execute("PRAGMA synchronous=FULL")
-            with db:  # one transaction, committed on success
+            with db:
+                if write:
+                    db.execute("BEGIN IMMEDIATE")
                 yield db
         finally:
             db.close()
@@ -93,7 +123,7 @@ class Store:
         return stored
 
     def recognition(self, recognition_id: str) -> dict[str, Any] | None:
-        """The recognition result with its `confirmation` (None until confirmed)."""
+        """The recognition result with its `confirmation` (None until confirmed); see entity_tag."""
         with self._connect() as db:
             row = db.execute("SELECT r.result, c.confirmed_at, c.body FROM recognitions r LEFT JOIN "
                              "confirmations c ON c.recognition_id = r.id WHERE r.id = ?",
@@ -101,8 +131,7 @@ class Store:
         if row is None:
             return None
         result, confirmed_at, body = row
-        confirmation = None if body is None else {**json.loads(body), "confirmed_at": confirmed_at}
-        return {**json.loads(result), "confirmation": confirmation}
+        return {**json.loads(result), "confirmation": stored_confirmation(confirmed_at, body)}
 
     def image(self, recognition_id: str) -> tuple[Path, str] | None:
         with self._connect() as db:
@@ -110,15 +139,24 @@ class Store:
                              (recognition_id,)).fetchone()
         return None if row is None else (self.images / row[0], row[1])
 
-    def confirm(self, recognition_id: str, confirmation: dict[str, Any]) -> dict[str, Any] | None:
-        """Store (or replace) the confirmation of a recognition; None if there is no such recognition."""
-        confirmed_at = now()
-        with self._connect() as db:
-            if db.execute("SELECT 1 FROM recognitions WHERE id = ?", (recognition_id,)).fetchone() is None:
+    def confirm(self, recognition_id: str, confirmation: dict[str, Any],
+                if_match: str | None = None) -> dict[str, Any] | None:
+        """Store (or replace) the confirmation of a recognition: the stored confirmation (see entity_tag), or None
+        if there is no such recognition. With `if_match` (an ETag, or `*`), raises PreconditionFailed unless the
+        recognition's current ETag matches. The timestamp is taken under the write lock: confirmations are
+        stamped in the order they are stored."""
+        body = json.dumps(confirmation)
+        with self._connect(write=True) as db:
+            row = db.execute("SELECT c.confirmed_at, c.body FROM recognitions r LEFT JOIN confirmations c "
+                             "ON c.recognition_id = r.id WHERE r.id = ?", (recognition_id,)).fetchone()
+            if row is None:
                 return None
-            db.execute("INSERT OR REPLACE INTO confirmations VALUES (?, ?, ?)",
-                       (recognition_id, confirmed_at, json.dumps(confirmation)))
-        return {**confirmation, "confirmed_at": confirmed_at}
+            current = entity_tag(recognition_id, stored_confirmation(*row))
+            if if_match is not None and if_match != "*" and current not in tags(if_match):
+                raise PreconditionFailed(current)
+            confirmed_at = now()
+            db.execute("INSERT OR REPLACE INTO confirmations VALUES (?, ?, ?)", (recognition_id, confirmed_at, body))
+        return stored_confirmation(confirmed_at, body)
 
     def examples(self) -> list[Example]:
         """Every confirmed photo, oldest confirmation first."""

@@ -1,6 +1,8 @@
 """Recogniser latency on this machine, end to end: median and p95 milliseconds per photo from the file's bytes
 to the recognition result (read, decode with EXIF orientation, localise, classify, group), as
-POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recognize`). Two cases, same photos:
+POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recognize`), side by side: Fanshot
+(with its zoom pass), Fanshot's single look (`recognize(..., zoom=False)`: the zoom pass's cost is the ratio)
+and, with `--peer`, mahjong-detector, alternately photo by photo. Two cases, same photos, and any `--zoom` folders:
 
 - `640px`: the first photos of a folder (default: the shared test split, 640×640 JPEGs);
 - `12mp`: each of them as a 4000×3000 JPEG (quality 92) made first in a temporary folder: upscaled to
@@ -10,7 +12,7 @@ POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recogniz
 Each case: one untimed photo first (sessions, first-run allocations), then every photo once. Prints one JSON line
 per case, with the load average before and after it. Usage:
 
-    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--max-side 1600]
+    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--peer] [--zoom FOLDER ...]
 
 The 12-megapixel copies of a whole evaluation manifest, for `fanshot eval` (writes DIR/manifest.jsonl):
 
@@ -25,6 +27,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -72,28 +75,47 @@ def make_12mp_manifest(manifest: Path, out: Path) -> None:
     (out / "manifest.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
 
-def measure(case: str, photos: list[Path], max_side: int) -> dict:
+def systems(peer: bool) -> dict[str, Callable[[bytes], dict | list]]:
+    """File bytes → result, for each system timed: Fanshot with its zoom pass, Fanshot's single look, and
+    (with `peer`) mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
     models = load_models()
 
-    def run(photo: Path) -> tuple[float, float, dict]:
-        start = time.perf_counter()
-        pixels = load_photo(photo.read_bytes(), max_side=max_side)
-        decoded = time.perf_counter()
-        result = recognize(pixels, models)
-        return (decoded - start) * 1000, (time.perf_counter() - start) * 1000, result
+    def fanshot(zoom: bool) -> Callable[[bytes], dict]:
+        return lambda data: recognize(load_photo(data, max_side=RECOGNITION_MAX_SIDE), models, zoom=zoom)
 
+    timed = {"fanshot": fanshot(True), "single_look": fanshot(False)}
+    if peer:
+        import mahjong_detector
+
+        timed["peer"] = lambda data: mahjong_detector.detect_tiles(Image.open(io.BytesIO(data)))
+    return timed
+
+
+def measure(case: str, photos: list[Path], timed: dict[str, Callable[[bytes], dict | list]]) -> dict:
+    """Median and p95 ms per photo of each system, run alternately photo by photo (so load hits all alike),
+    each warmed up on the first photo; ratios to Fanshot's single look; Fanshot's stage medians."""
+    data = [photo.read_bytes() for photo in photos]
     load_before = os.getloadavg()
-    run(photos[0])  # untimed
-    runs = [run(photo) for photo in photos]
-    total = [ms for _, ms, _ in runs]
-    stages = {"decode": float(np.median([ms for ms, _, _ in runs])),
-              **{key: float(np.median([result["timing_ms"][key] for *_, result in runs]))
-                 for key in ("localise", "classify")}}
-    return {"case": case, "photos": len(photos), "max_side": max_side,
-            "decoded": list(runs[0][2]["image"].values()), "median_ms": round(float(np.median(total)), 1),
-            "p95_ms": round(float(np.percentile(total, 95)), 1),
-            "median_stage_ms": {key: round(value, 1) for key, value in stages.items()},
-            "cpus": os.cpu_count(), "loadavg_before": [round(v, 2) for v in load_before],
+    for run in timed.values():
+        run(data[0])
+    millis: dict[str, list[float]] = {name: [] for name in timed}
+    results = []
+    for photo in data:
+        for name, run in timed.items():
+            start = time.perf_counter()
+            result = run(photo)
+            millis[name].append((time.perf_counter() - start) * 1000)
+            if name == "fanshot":
+                results.append(result)
+    medians = {name: float(np.median(ms)) for name, ms in millis.items()}
+    stages = {key: round(float(np.median([r["timing_ms"][key] for r in results])), 1)
+              for key in ("localise", "classify")}
+    return {"case": case, "photos": len(photos), "decoded": list(results[0]["image"].values()),
+            "median_ms": {name: round(ms, 1) for name, ms in medians.items()},
+            "p95_ms": {name: round(float(np.percentile(ms, 95)), 1) for name, ms in millis.items()},
+            "ratio_to_single_look": {name: round(ms / medians["single_look"], 3) for name, ms in medians.items()},
+            "fanshot_median_stage_ms": stages, "cpus": os.cpu_count(),
+            "loadavg_before": [round(v, 2) for v in load_before],
             "loadavg_after": [round(v, 2) for v in os.getloadavg()]}
 
 
@@ -101,8 +123,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, nargs="?", default=DEFAULT)
     parser.add_argument("--photos", type=int, default=20)
-    parser.add_argument("--max-side", type=int, default=RECOGNITION_MAX_SIDE,
-                        help=f"load_photo's decode cap (default {RECOGNITION_MAX_SIDE}, the API's)")
+    parser.add_argument("--zoom", type=Path, action="append", default=[], metavar="FOLDER",
+                        help="also a case of these photos (e.g. ones the zoom pass reads again; repeatable)")
+    parser.add_argument("--peer", action="store_true", help="time mahjong-detector alongside")
     parser.add_argument("--make-12mp", type=Path, metavar="MANIFEST", help="only write 12-MP copies of a manifest")
     parser.add_argument("--out", type=Path, help="folder for --make-12mp")
     args = parser.parse_args()
@@ -114,9 +137,13 @@ def main() -> None:
     photos = sorted(args.folder.glob("*.jpg"))[:args.photos]
     if not photos:
         parser.error(f"no .jpg photos in {args.folder}")
-    print(json.dumps(measure("640px", photos, args.max_side)), flush=True)
+    timed = systems(args.peer)
+    print(json.dumps(measure("640px", photos, timed)), flush=True)
     with tempfile.TemporaryDirectory(prefix="fanshot-12mp-") as scratch:
-        print(json.dumps(measure("12mp", write_12mp(photos, Path(scratch)), args.max_side)), flush=True)
+        print(json.dumps(measure("12mp", write_12mp(photos, Path(scratch)), timed)), flush=True)
+    for folder in args.zoom:
+        zoomed = sorted(folder.glob("*.jpg"))[:args.photos]
+        print(json.dumps(measure(f"zoom:{folder}", zoomed, timed)), flush=True)
 
 
 if __name__ == "__main__":

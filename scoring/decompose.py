@@ -47,7 +47,8 @@ class Arrangement(NamedTuple):
 
     def describe(self) -> dict:
         return {"shape": self.shape,
-                "groups": [{"kind": g.kind, "tiles": g.notation(), "concealed": g.concealed} for g in self.groups]}
+                "groups": [{"kind": kind, "tiles": NOTATIONS[kind, first], "concealed": concealed}
+                           for kind, first, concealed in self.groups]}
 
 
 # The standing tiles' groups, made once for every split to share.
@@ -146,22 +147,43 @@ def _standard(counts: tuple[int, ...], ghosts: int, sets: int, need_pair: bool,
 
 def _by_block(counts: tuple[int, ...], sets: int) -> list[tuple[Group, ...]]:
     """`_standard` without ghosts: each suit and the honours split on their own, one of them holding the pair."""
-    if sum(counts) != 3 * sets + 2:
-        return []
-    splits, pairs = [], 0
+    splits, pairs, tiles = [], 0, 0
     for start, stop in BLOCKS:
         block = counts[start:stop]
-        left = sum(block) % 3  # 0: sets only, 2: sets and the pair, 1: no split
+        size = sum(block)
+        left = size % 3  # 0: sets only, 2: sets and the pair, 1: no split
         if left == 1:
             return []
         pairs += left == 2
-        if any(block):
-            splits.append(_block_splits(start, block) if start == 27 else _suit_splits(start, block))
-    return [sum(chosen, ()) for chosen in product(*splits)] if pairs == 1 else []
+        tiles += size
+        if size:
+            found = _honour_splits(block) if start == 27 else _suit_group_table(start).get(block, ())
+            if not found:
+                return []
+            splits.append(found)
+    if pairs != 1 or tiles != 3 * sets + 2:
+        return []
+    return [sum(chosen, ()) for chosen in product(*splits)] if len(splits) > 1 else list(splits[0])
+
+
+def _honour_splits(counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """Every split of the honours' counts into pungs and at most one pair: honours make no chows, so each kind held
+    is a pung (3) or the pair (2), and there is one split at most."""
+    groups, pairs = [], 0
+    for i, n in enumerate(counts):
+        if n == 3:
+            groups.append(PUNGS[27 + i])
+        elif n == 2:
+            groups.insert(0, PAIRS[27 + i])
+            pairs += 1
+        elif n:
+            return ()
+    return (tuple(groups),) if pairs == sum(counts) % 3 // 2 else ()
 
 
 # Every way one suit's tiles split into sets (and a pair), precomputed once per process (~20,000 count vectors, a
-# few tens of ms) so that no hand pays for a search: count vector -> each split, as positions in suit_groups().
+# few tens of ms) so that no hand pays for a search: count vector -> each split, as positions in _SUIT_SHAPES
+# (each suit's own groups: _suit_group_table).
 _SUIT_TABLE: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 _SUIT_SHAPES = tuple((k, r) for k in ("pung", "chow") for r in range(9 if k == "pung" else 7)) + \
     tuple(("pair", r) for r in range(9))
@@ -190,52 +212,16 @@ def _suit_table() -> dict[tuple[int, ...], tuple[tuple[int, ...], ...]]:
 
 
 _SUIT_GROUPS = {start: tuple(Group(kind, start + rank) for kind, rank in _SUIT_SHAPES) for start in (0, 9, 18)}
+_SUIT_GROUP_TABLES: dict[int, dict[tuple[int, ...], tuple[tuple[Group, ...], ...]]] = {}
 
 
-def _suit_splits(start: int, counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
-    """`_block_splits` of a suit holding at most 14 tiles, from the table."""
-    groups = _SUIT_GROUPS[start]
-    return tuple(tuple(groups[i] for i in split) for split in _suit_table().get(counts, ()))
-
-
-@lru_cache(maxsize=1 << 12)
-def _block_splits(start: int, counts: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
-    """Every split of one suit's (or the honours') counts into sets, and a pair when they leave 2 over;
-    `start` is the index of the block's first tile."""
-    if sum(counts) % 3 == 0:
-        return tuple(_sets(start, list(counts), 0))
-    # each set's ranks sum to 0 mod 3, so the pair's rank r has 2r = the block's rank sum (mod 3)
-    pair_rank = 2 * sum(i * n for i, n in enumerate(counts)) % 3
-    splits = []
-    for i, n in enumerate(counts):
-        if n >= 2 and i % 3 == pair_rank:
-            rest = list(counts)
-            rest[i] -= 2
-            splits += [(PAIRS[start + i], *groups) for groups in _sets(start, rest, 0)]
-    return tuple(splits)
-
-
-def _sets(start: int, counts: list[int], i: int) -> list[tuple[Group, ...]]:
-    """Every split of a block's counts (none left below i) into pungs and, in a suit, chows. The lowest tile
-    left is in pungs of itself or in chows starting at it, so each pung count gives one distinct branch."""
-    while i < len(counts) and not counts[i]:
-        i += 1
-    if i == len(counts):
-        return [()]
-    n = counts[i]
-    found = []
-    for pungs in range(n // 3 + 1):
-        chows = n - 3 * pungs
-        if chows and (start == 27 or i > 6 or counts[i + 1] < chows or counts[i + 2] < chows):
-            continue
-        rest = counts.copy()
-        rest[i] = 0
-        if chows:
-            rest[i + 1] -= chows
-            rest[i + 2] -= chows
-        head = (PUNGS[start + i],) * pungs + (CHOWS[start + i],) * chows
-        found += [head + tail for tail in _sets(start, rest, i + 1)]
-    return found
+def _suit_group_table(start: int) -> dict[tuple[int, ...], tuple[tuple[Group, ...], ...]]:
+    """`_suit_table` for the suit starting at tile index `start`, each split as its groups: made once per suit."""
+    if start not in _SUIT_GROUP_TABLES:
+        groups = _SUIT_GROUPS[start]
+        _SUIT_GROUP_TABLES[start] = {counts: tuple(tuple(groups[i] for i in split) for split in splits)
+                                     for counts, splits in _suit_table().items()}
+    return _SUIT_GROUP_TABLES[start]
 
 
 def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool, want_pair: bool):
@@ -300,6 +286,8 @@ def _seven_pairs(counts: tuple[int, ...], ghosts: int, quads: bool, free: tuple[
 
 
 def _thirteen_orphans(counts: tuple[int, ...], ghosts: int) -> list[tuple[Group, ...]]:
+    if counts.count(0) > 21 + ghosts:  # fewer than 13 kinds held, and a ghost fills at most one missing
+        return []
     if any(n and i not in ORPHANS for i, n in enumerate(counts)) or any(n > 2 for n in counts):
         return []
     doubled = [i for i in ORPHANS if counts[i] == 2]

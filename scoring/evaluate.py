@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scoring.patterns import PATTERNS, Situation
+from scoring.patterns import Situation
 from scoring.rules import Ruleset
 
 
@@ -32,48 +32,52 @@ class Evaluation(NamedTuple):
         return self.points, self.fan_total
 
 
-def _item(pid: str, value: int, table: str) -> FanItem:
-    p = PATTERNS[pid]
-    return FanItem(pid, p.zh, p.en, value, table)
-
-
 def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
     """Pattern id -> times it applies, after precedence (`excludes`) among the rule set's patterns."""
-    found = {pid: n for pid, applies in ruleset.predicates[situation.facts] if (n := applies(situation))}
-    found.update(dict.fromkeys(situation.context.special & ruleset.special_wins, 1))
-    excluded = {other for pid in found for other in PATTERNS[pid].excludes}
-    return {pid: n for pid, n in found.items() if pid not in excluded}
+    found: dict[str, int] = {}
+    excluded: set[str] = set()
+    for pid, applies, excludes in ruleset.predicates[situation.facts]:
+        if n := applies(situation):
+            found[pid] = n
+            excluded.update(excludes)
+    if situation.context.special:  # special wins exclude nothing
+        found.update(dict.fromkeys(situation.context.special & ruleset.special_wins, 1))
+    return {pid: n for pid, n in found.items() if pid not in excluded} if excluded else found
+
+
+def _items_by_table(ruleset: Ruleset, applying: dict[str, int]) -> dict[str, list[FanItem]]:
+    """Table -> the items of the applying patterns valued there, each table in the rule set's order."""
+    by_table: dict[str, list[FanItem]] = {}
+    for _, table, pid, value, zh, en in sorted(entry for found in applying for entry in ruleset.entries_of[found]):
+        by_table.setdefault(table, []).append(FanItem(pid, zh, en, value * applying[pid], table))
+    return by_table
 
 
 def evaluate(ruleset: Ruleset, situation: Situation) -> Evaluation:
-    applying = _applying(ruleset, situation)
-    valued = [(table, pid, value) for table, pid, value in ruleset.entries if pid in applying]
-
-    def items_of(table: str) -> list[FanItem]:
-        return [_item(pid, value * applying[pid], table) for home, pid, value in valued if home == table]
-
-    fixed = items_of("fixed_points")
+    by_table = _items_by_table(ruleset, _applying(ruleset, situation))
+    fixed = by_table.get("fixed_points")
     if fixed:
         best = max(fixed, key=lambda item: item.fan)
         return Evaluation((best,), 0, False, True, best.fan)
 
-    specials = items_of("specials")
+    specials = by_table.get("specials")
     cap = ruleset.cap
     if specials:
         # special hands do not stack: the single highest (the earlier-listed one on a tie)
         best = max(specials, key=lambda item: item.fan)
         items, total, capped, limit = [best], best.fan, False, True
     else:
-        items = items_of("hands") + items_of("extras")
-        raw = sum(item.fan for item in items)
+        items = by_table.get("hands", []) + by_table.get("extras", [])
+        raw = sum([item.fan for item in items])
         capped = cap is not None and raw > cap
         total, limit = (min(raw, cap) if cap is not None else raw), False
 
-    bonuses = items_of("bonuses")
-    items += bonuses
-    total += sum(item.fan for item in bonuses)
+    bonuses = by_table.get("bonuses")
+    if bonuses:
+        items += bonuses
+        total += sum([item.fan for item in bonuses])
 
-    floors = items_of("floors")
+    floors = by_table.get("floors")
     if floors and (floor := max(floors, key=lambda item: item.fan)).fan > total:
         items.append(floor)  # listed only when it raises the hand: the items then explain the total
         total = floor.fan

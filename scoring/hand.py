@@ -15,10 +15,11 @@ MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}
 WIN_TYPES = ("self_draw", "discard")
 MAX_STAKE = 1e12  # keeps every payment a finite, exact-enough number
 SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win")
-# Every pung, kong and chow in canonical notation (`555s`, `5555s`, `123m`) -> its tiles: most melds need no parse.
-MELD_TILES = {t.to_string(tiles): tiles for tiles in (
-    *((code,) * n for code in t.PLAYING_TILES for n in (3, 4)),
-    *(t.PLAYING_TILES[i:i + 3] for i in range(27) if i % 9 < 7))}
+# Every pung, kong and chow in canonical notation (`555s`, `5555s`, `123m`) -> its kind and tiles: most melds need
+# no parse, and no shape check when the kind given is the notation's own.
+MELD_TILES = {t.to_string(tiles): (kind, tiles) for kind, tiles in (
+    *(("pung", (code,) * 3) for code in t.PLAYING_TILES), *(("kong", (code,) * 4) for code in t.PLAYING_TILES),
+    *(("chow", t.PLAYING_TILES[i:i + 3]) for i in range(27) if i % 9 < 7))}
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def _optional_seat(value: Any, where: str) -> str | None:
     return None if value is None else _seat(value, where)
 
 
-def parse_meld(raw: Any, index: int) -> Meld:
+def parse_meld(raw: Any, index: int, *, draft: bool = False) -> Meld:
     where = f"hand.melds[{index}]"
     raw = _object(raw, where)
     _only_keys(raw, ("kind", "tiles", "concealed", "added", "fed_by"), where)
@@ -125,16 +126,20 @@ def parse_meld(raw: Any, index: int) -> Meld:
     if kind not in MELD_KINDS:
         raise ScoringError("bad_meld", f"{where}.kind: expected one of {list(MELD_KINDS)}, got {kind!r}")
     text = raw.get("tiles", "")
-    codes = MELD_TILES.get(text) or tuple(sorted(t.parse(text, field=f"{where}.tiles"), key=t.INDEX.__getitem__))
+    natural_kind, codes = MELD_TILES.get(text, (None, None))
+    if codes is None:
+        codes = tuple(sorted(t.parse(text, field=f"{where}.tiles"), key=t.INDEX.__getitem__))
     concealed, added = raw.get("concealed", False), raw.get("added", False)
     if not isinstance(concealed, bool) or not isinstance(added, bool):
         raise ScoringError("bad_meld", f"{where}: concealed and added must be true or false")
     meld = Meld(kind, codes, concealed, added, _optional_seat(raw.get("fed_by"), f"{where}.fed_by"))
-    _check_meld(meld, where)
+    if kind != natural_kind and not (draft and len(codes) < MELD_SIZES[kind]):  # a draft's meld may lack tiles
+        _check_shape(meld, where)
+    _check_flags(meld, where)
     return meld
 
 
-def _check_meld(meld: Meld, where: str) -> None:
+def _check_shape(meld: Meld, where: str) -> None:
     size = MELD_SIZES[meld.kind]
     if len(meld.tiles) != size:
         raise ScoringError("bad_meld", f"{where}: a {meld.kind} has {size} tiles, got {len(meld.tiles)} "
@@ -147,13 +152,18 @@ def _check_meld(meld: Meld, where: str) -> None:
                                "tiles of one suit)")
     elif len(set(meld.tiles)) != 1:
         raise ScoringError("bad_meld", f"{where}: a {meld.kind} is {size} identical tiles, got {meld.notation()}")
+
+
+def _check_flags(meld: Meld, where: str) -> None:
     if (meld.concealed or meld.added) and meld.kind != "kong":
         raise ScoringError("bad_meld", f"{where}: only a kong can be concealed or added")
     if meld.concealed and (meld.added or meld.fed_by):
         raise ScoringError("bad_meld", f"{where}: a concealed kong (暗杠) is neither added nor fed by a discard")
 
 
-def parse_hand(raw: Any) -> Hand:
+def parse_hand(raw: Any, *, draft: bool = False) -> Hand:
+    """A score request's hand; a `draft` (a hand being put together) may lack tiles in its melds and its
+    winning tile (`""` or absent)."""
     raw = _object(raw, "hand")
     _only_keys(raw, ("concealed", "melds", "flowers", "winning_tile"), "hand")
     if "concealed" not in raw:
@@ -162,11 +172,13 @@ def parse_hand(raw: Any) -> Hand:
     melds_raw = raw.get("melds", [])
     if not isinstance(melds_raw, list):
         raise ScoringError("bad_request", "hand.melds: expected a list")
-    melds = tuple(parse_meld(m, i) for i, m in enumerate(melds_raw))
-    flowers = tuple(t.parse(raw.get("flowers", ""), field="hand.flowers", allow_flowers=True))
-    if any(not t.is_flower(code) for code in flowers):
+    melds = tuple(parse_meld(m, i, draft=draft) for i, m in enumerate(melds_raw))
+    flowers = tuple(t.parse(raw["flowers"], field="hand.flowers", allow_flowers=True)) if "flowers" in raw else ()
+    if flowers and any(not t.is_flower(code) for code in flowers):
         raise ScoringError("bad_tile", "hand.flowers: only flower codes 1f-8f belong here")
     winning = raw.get("winning_tile")
+    if draft and winning == "":
+        winning = None
     if winning is not None:
         codes = t.parse(winning, field="hand.winning_tile")
         if len(codes) != 1:
@@ -194,7 +206,7 @@ def parse_context(raw: Any) -> WinContext:
     if win not in WIN_TYPES:
         raise ScoringError("bad_context", f"context.win: expected one of {list(WIN_TYPES)}, got {win!r}")
     special = raw.get("special", [])
-    if not isinstance(special, list) or any(s not in SPECIAL_WINS for s in special):
+    if not isinstance(special, list) or (special and any(s not in SPECIAL_WINS for s in special)):
         raise ScoringError("bad_context", f"context.special: expected a list drawn from {list(SPECIAL_WINS)}, "
                            f"got {special!r}")
     horses = raw.get("horses")
@@ -206,7 +218,7 @@ def parse_context(raw: Any) -> WinContext:
         special=frozenset(special),
         liable=_optional_seat(raw.get("liable"), "context.liable"),
         kong_fed_by=_optional_seat(raw.get("kong_fed_by"), "context.kong_fed_by"),
-        ghosts=tuple(t.parse(raw.get("ghosts", ""), field="context.ghosts")),
+        ghosts=tuple(t.parse(raw["ghosts"], field="context.ghosts")) if "ghosts" in raw else (),
         horses=None if horses is None else tuple(t.parse(horses, field="context.horses")),
-        stake=parse_stake(raw.get("stake", {})),
+        stake=parse_stake(raw["stake"]) if "stake" in raw else NO_STAKE,
     )

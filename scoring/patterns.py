@@ -40,24 +40,32 @@ class Situation:
     facts: frozenset[str] = field(init=False)  # which FACTS hold: a pattern needing one that fails is not called
 
     def __post_init__(self) -> None:
-        groups = self.arrangement.groups
-        self.pung_firsts = tuple(g.first for g in groups if g.kind in ("pung", "kong"))
-        self.pair_firsts = tuple(g.first for g in groups if g.kind == "pair")
-        self.chows = sum(1 for g in groups if g.kind == "chow")
-        self.held = tuple(compress(range(34), self.arrangement.counts))
-        self.suits = len({i // 9 for i in self.held if i < 27})
+        pungs, pairs, chows = [], [], 0
+        for kind, first, _ in self.arrangement.groups:  # one pass: this runs for every reading of every hand
+            if kind == "chow":
+                chows += 1
+            elif kind == "pair":
+                pairs.append(first)
+            elif kind != "single":
+                pungs.append(first)
+        counts = self.arrangement.counts
+        self.pung_firsts, self.pair_firsts, self.chows = tuple(pungs), tuple(pairs), chows
+        self.held = tuple(compress(range(34), counts))
+        self.suits = any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27])
         self.has_honours = self.held[-1] >= 27
-        self.facts = FACT_SETS[self.suits <= 1, not self.chows, self.arrangement.shape, bool(self.ghosts)]
+        honour_pungs = bool(pungs) and max(pungs) >= 27
+        self.facts = FACT_SETS[self.suits <= 1, not chows, self.arrangement.shape, bool(self.ghosts), honour_pungs]
 
 
 # Facts about a situation that rule many patterns out at once; a pattern names those it `requires` (it returns 0
 # whenever one fails: tests/scoring/test_patterns.py checks it on random hands), so the evaluator skips its call.
-FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts")
-FACT_SETS = {(one_suit, no_chows, shape, ghosts): frozenset(
+# honour_pungs: a pung or kong of an honour tile (most hands hold none, and seven patterns need one).
+FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts", "honour_pungs")
+FACT_SETS = {(one_suit, no_chows, shape, ghosts, honour_pungs): frozenset(
     name for name, holds in zip(FACTS, (one_suit, no_chows, shape == "seven_pairs", shape == "thirteen_orphans",
-                                        ghosts), strict=True) if holds)
+                                        ghosts, honour_pungs), strict=True) if holds)
     for one_suit in (False, True) for no_chows in (False, True) for ghosts in (False, True)
-    for shape in ("standard", "seven_pairs", "thirteen_orphans", "four_ghosts")}
+    for shape in ("standard", "seven_pairs", "thirteen_orphans", "four_ghosts") for honour_pungs in (False, True)}
 
 
 @dataclass(frozen=True)
@@ -158,13 +166,13 @@ def mixed_terminals(s: Situation) -> int:
     return int(ORPHAN_INDICES.issuperset(held) and held[-1] >= 27 and held[0] < 27)
 
 
-@pattern("little_dragons", "小三元", "Little three dragons", excludes=("chicken",))
+@pattern("little_dragons", "小三元", "Little three dragons", excludes=("chicken",), requires=("honour_pungs",))
 def little_dragons(s: Situation) -> int:
     """小三元 两副三元刻子加三元将 / Little three dragons: two dragon pungs and a dragon pair."""
     return int(_standard(s) and _pungs_of(s, DRAGON_INDICES) == 2 and _pair_in(s, DRAGON_INDICES))
 
 
-@pattern("little_winds", "小四喜", "Little four winds", excludes=("chicken",))
+@pattern("little_winds", "小四喜", "Little four winds", excludes=("chicken",), requires=("honour_pungs",))
 def little_winds(s: Situation) -> int:
     """小四喜 三副风刻加风将 / Little four winds: three wind pungs and a wind pair."""
     return int(_standard(s) and _pungs_of(s, WIND_INDICES) == 3 and _pair_in(s, WIND_INDICES))
@@ -184,14 +192,14 @@ def all_terminals(s: Situation) -> int:
     return int(TERMINAL_INDICES.issuperset(s.held))
 
 
-@pattern("big_dragons", "大三元", "Big three dragons", excludes=("chicken",))
+@pattern("big_dragons", "大三元", "Big three dragons", excludes=("chicken",), requires=("honour_pungs",))
 def big_dragons(s: Situation) -> int:
     """大三元 三副三元刻子 / Big three dragons: pungs of all three dragons."""
     return int(_pungs_of(s, DRAGON_INDICES) == 3)
 
 
 @pattern("big_winds", "大四喜", "Big four winds", excludes=("chicken", "all_pungs", "mixed_pungs"),
-         requires=("no_chows",))
+         requires=("no_chows", "honour_pungs"))
 def big_winds(s: Situation) -> int:
     """大四喜 四副风刻 / Big four winds: pungs of all four winds."""
     return int(_pungs_of(s, WIND_INDICES) == 4)
@@ -230,19 +238,19 @@ def self_draw(s: Situation) -> int:
     return int(s.context.self_drawn)
 
 
-@pattern("seat_wind", "门风", "Seat wind")
+@pattern("seat_wind", "门风", "Seat wind", requires=("honour_pungs",))
 def seat_wind(s: Situation) -> int:
     """门风 本家风刻 / Seat wind: a pung or kong of the winner's seat wind."""
     return s.pung_firsts.count(t.INDEX[s.context.seat_wind])
 
 
-@pattern("prevalent_wind", "圈风", "Prevalent wind")
+@pattern("prevalent_wind", "圈风", "Prevalent wind", requires=("honour_pungs",))
 def prevalent_wind(s: Situation) -> int:
     """圈风 圈风刻 / Prevalent wind: a pung or kong of the round's wind."""
     return s.pung_firsts.count(t.INDEX[s.context.prevalent_wind])
 
 
-@pattern("dragon_pung", "三元牌", "Dragon pung")
+@pattern("dragon_pung", "三元牌", "Dragon pung", requires=("honour_pungs",))
 def dragon_pung(s: Situation) -> int:
     """三元牌 每副中发白刻 / Dragon pung: each pung or kong of a dragon."""
     return _pungs_of(s, DRAGON_INDICES)

@@ -17,7 +17,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -75,11 +75,11 @@ class Ruleset:
         return frozenset(pid for table in self.values.values() for pid in table)
 
     @cached_property
-    def predicates(self) -> dict[frozenset[str], tuple[tuple[str, Callable[[Situation], int]], ...]]:
-        """For each set of facts a situation can have (patterns.FACT_SETS): (pattern id, predicate) of every
-        pattern in `scored` that may apply, looked up once. Special wins are not called: they apply by name."""
+    def predicates(self) -> dict[frozenset[str], tuple[tuple[str, Callable[[Situation], int], tuple[str, ...]], ...]]:
+        """For each set of facts a situation can have (patterns.FACT_SETS): (pattern id, predicate, excludes) of
+        every pattern in `scored` that may apply, looked up once. Special wins are not called: they apply by name."""
         scored = [PATTERNS[pid] for pid in sorted(self.scored)]
-        return {facts: tuple((p.id, p.applies) for p in scored if not p.special_win and p.requires <= facts)
+        return {facts: tuple((p.id, p.applies, p.excludes) for p in scored if not p.special_win and p.requires <= facts)
                 for facts in FACT_SETS.values()}
 
     @cached_property
@@ -88,9 +88,20 @@ class Ruleset:
         return frozenset(pid for pid in self.scored if PATTERNS[pid].special_win)
 
     @cached_property
-    def entries(self) -> tuple[tuple[str, str, int], ...]:
-        """(table, pattern id, value) of every value, in table order."""
-        return tuple((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
+    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int, str, str], ...]]:
+        """Pattern id -> (position, table, pattern id, value, Chinese name, English name) of each of its values;
+        positions follow the tables' order and each table's own, so that sorting a hand's entries lists them as the
+        rule set does."""
+        found: dict[str, list[tuple[int, str, str, int, str, str]]] = {}
+        entries = ((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
+        for position, (table, pid, value) in enumerate(entries):
+            found.setdefault(pid, []).append((position, table, pid, value, PATTERNS[pid].zh, PATTERNS[pid].en))
+        return {pid: tuple(values) for pid, values in found.items()}
+
+    @cached_property
+    def plain_tables(self) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
+        """`options` and `values` as plain dicts, for each response to copy (far quicker than copying the proxies)."""
+        return dict(self.options), {table: dict(values) for table, values in self.values.items()}
 
     @property
     def cap(self) -> int | None:
@@ -129,12 +140,40 @@ def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
         raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
     if not isinstance(overrides, dict | None):
         raise ScoringError("bad_option", "options: expected an object")
-    return _build(name, dict(overrides)) if overrides else _default(name)
+    if not overrides:
+        return _default(name)
+    key = _overrides_key(overrides)
+    return _build(name, dict(overrides)) if key is None else _with_overrides(name, key)
 
 
 @cache
 def _default(name: str) -> Ruleset:
     return _build(name, {})
+
+
+PLAIN_VALUES = (bool, int, float, str, type(None))
+
+
+def _overrides_key(overrides: dict[str, Any]) -> tuple | None:
+    """The overrides as a hashable key that keeps each value's type (`true` is not `1` to the checks), or None when a
+    value is not a plain one (the build then refuses it, or takes it uncached)."""
+    key = []
+    for option, value in overrides.items():
+        if type(value) is dict:
+            if not all(type(pid) is str and type(fan) in PLAIN_VALUES for pid, fan in value.items()):
+                return None
+            value = tuple((pid, type(fan), fan) for pid, fan in value.items())
+        elif type(value) not in PLAIN_VALUES:
+            return None
+        key.append((option, type(value), value))
+    return tuple(key)
+
+
+@lru_cache(maxsize=256)
+def _with_overrides(name: str, key: tuple) -> Ruleset:
+    """A rule set with overrides, built once per distinct set of them: requests at one table repeat their options."""
+    return _build(name, {option: dict((pid, fan) for pid, _, fan in value) if kind is tuple else value
+                         for option, kind, value in key})
 
 
 def _build(name: str, overrides: dict[str, Any]) -> Ruleset:

@@ -11,7 +11,7 @@ from scoring.errors import ScoringError
 from scoring.evaluate import Evaluation, evaluate
 from scoring.hand import Hand, WinContext, parse_context, parse_hand
 from scoring.patterns import PATTERNS, Situation
-from scoring.settle import settle, tidy
+from scoring.settle import settle, tidy, tidy_amounts
 from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
@@ -52,7 +52,7 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
                            f"no winning shape under {ruleset.name}")
     scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
-    return max(scored, key=lambda pair: pair[1].rank)
+    return scored[0] if len(scored) == 1 else max(scored, key=lambda pair: pair[1].rank)
 
 
 def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
@@ -84,11 +84,12 @@ def score(request: Any) -> dict[str, Any]:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
                            f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
     settlement = settle(ruleset, hand, context, evaluation.points)
+    options, values = ruleset.plain_tables
     return {
         "ruleset": ruleset.name,
         "ruleset_names": {"zh": ruleset.zh, "en": ruleset.en},
-        "options": dict(ruleset.options),
-        "fan_values": {table: dict(values) for table, values in ruleset.values.items()},
+        "options": options.copy(),
+        "fan_values": {table: table_values.copy() for table, table_values in values.items()},
         "fans": [item.as_dict() for item in evaluation.items],
         "fan_total": evaluation.fan_total,
         "capped": evaluation.capped,
@@ -103,16 +104,16 @@ def score(request: Any) -> dict[str, Any]:
         "liable": settlement.liable,
         "horses": None if context.horses is None else {"tiles": t.to_string(context.horses),
                                                         "hits": settlement.horse_hits},
-        "ghosts": t.to_string(ghosts),
+        "ghosts": t.to_string(ghosts) if ghosts else "",
         "decomposition": arrangement.describe(),
-        "warnings": _warnings(ruleset, context),
+        "warnings": _warnings(ruleset, context) if context.special else [],
     }
 
 
 def _stake_in_force(ruleset: rules.Ruleset, context: WinContext) -> dict[str, float]:
     """unit and fee; the `stakes` model adds its three stake numbers (flower, kong, chicken)."""
     keys = ("unit", "fee", "flower", "kong", "chicken") if ruleset.points == "stakes" else ("unit", "fee")
-    return {key: tidy(getattr(context.stake, key)) for key in keys}
+    return tidy_amounts({key: getattr(context.stake, key) for key in keys})
 
 
 def _expected_horses(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> int | None:

@@ -68,13 +68,15 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
             return feeder
     if context.win != "self_draw":
         return None
-    options = ruleset.options
+    options, exposed = ruleset.options, hand.exposed_melds
+    if len(exposed) < 3:  # no 包 without three exposed melds
+        return None
     # four exposed wind melds are 大四喜, three exposed dragon melds 大三元, whatever else the hand scores
     for honours, complete in ((t.WINDS, 4), (t.DRAGONS, 3)):
-        shown = [m for m in hand.exposed_melds if m.first in honours]
+        shown = [m for m in exposed if m.first in honours]
         if options["liability_big_hands"] and len(shown) == complete:
             return _last_exposed_feeder(hand.melds, context.seat_wind, set(honours))
-    if options["liability_twelve_tiles"] and len(hand.exposed_melds) == 4:
+    if options["liability_twelve_tiles"] and len(exposed) == 4:
         return _last_exposed_feeder(hand.melds, context.seat_wind)  # 包先不包后: the feeder of the fourth meld
     return None
 
@@ -135,9 +137,8 @@ def per_payer_parts(ruleset: Ruleset, hand: Hand, context: WinContext, points: f
 
 
 def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> Settlement:
-    stake = context.stake
-    hits = None if context.horses is None else \
-        horse_hits(context.horses, context.seat_wind, ruleset.options["horse_dragons"])
+    stake, winner = context.stake, context.seat_wind
+    hits = None if context.horses is None else horse_hits(context.horses, winner, ruleset.options["horse_dragons"])
     parts = per_payer_parts(ruleset, hand, context, points, hits)
     per_payer = sum(parts.values())
     liable = liable_seat(ruleset, hand, context)
@@ -145,14 +146,18 @@ def settle(ruleset: Ruleset, hand: Hand, context: WinContext, points: float) -> 
     payments = dict.fromkeys(t.SEATS, 0.0)
     for payer, amount in (*_hand_payments(ruleset, context, per_payer, liable).items(), *kongs.items()):
         payments[payer] -= amount
-        payments[context.seat_wind] += amount
+        payments[winner] += amount
     for seat in t.SEATS:
         payments[seat] -= stake.fee
-    return Settlement({s: tidy(v) for s, v in payments.items()}, tidy(per_payer),
-                      {key: tidy(v) for key, v in parts.items()}, hits, liable,
-                      {s: tidy(v) for s, v in kongs.items()}, dict.fromkeys(t.SEATS, tidy(float(stake.fee))))
+    return Settlement(tidy_amounts(payments), tidy(per_payer), tidy_amounts(parts), hits, liable,
+                      tidy_amounts(kongs), dict.fromkeys(t.SEATS, tidy(float(stake.fee))))
 
 
 def tidy(value: float) -> float | int:
     """Whole amounts print as integers."""
     return int(value) if float(value).is_integer() else round(value, 6)
+
+
+def tidy_amounts(amounts: dict[str, float]) -> dict[str, float | int]:
+    """`tidy` of every amount, in one loop rather than a call per amount (a response holds a dozen)."""
+    return {key: int(value) if float(value).is_integer() else round(value, 6) for key, value in amounts.items()}

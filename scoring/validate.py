@@ -16,6 +16,8 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     """The ghost tiles in force (RULES.md rule set 2): the tiles the context names, whatever the mode (naming them is
     enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
     mode = ruleset.options["ghosts"]
+    if mode == "none" and not context.ghosts:  # most hands
+        return ()
     named = tuple(dict.fromkeys(context.ghosts))  # a tile named twice is one ghost
     if mode == "white":
         if named not in ((), ("5z",)):
@@ -62,6 +64,8 @@ def check_copies(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def check_melds(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+    if not hand.melds:
+        return
     winner = context.seat_wind
     previous = t.SEATS[(t.SEATS.index(winner) - 1) % 4]
     for i, meld in enumerate(hand.melds):
@@ -107,7 +111,9 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         raise ScoringError("bad_context", "context.liable: the winner cannot be liable")
     if context.liable and robbing and context.liable != context.discarder:
         raise ScoringError("bad_context", "context.liable: under 抢杠 the robbed player (the discarder) is liable")
-    unused = [key for key in ("flower", "kong", "chicken") if getattr(context.stake, key) != getattr(NO_STAKE, key)]
+    stake = context.stake  # NO_STAKE unless the request names one
+    unused = [] if stake is NO_STAKE else [key for key in ("flower", "kong", "chicken")
+                                           if getattr(stake, key) != getattr(NO_STAKE, key)]
     if unused and ruleset.points != "stakes":
         raise ScoringError("not_allowed", f"context.stake.{unused[0]}: rule set {ruleset.name} scores in points; "
                            "the flower/kong/chicken stake numbers belong to qianggang")
@@ -116,6 +122,8 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
 
 
 def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
+    if context.kong_fed_by is None and "kong_replacement" not in context.special:
+        return
     kongs = [m for m in hand.melds if m.kind == "kong"]
     if "kong_replacement" in context.special:
         if not kongs:
@@ -150,3 +158,19 @@ def _check_first_turn_wins(hand: Hand, context: WinContext) -> None:
             raise ScoringError("bad_context", message)
         if hand.melds:
             raise ScoringError("bad_context", f"{name}: a first-turn win has no melds")
+
+
+def check_draft(hand: Hand) -> None:
+    """A hand being put together (a confirmation's draft): it may lack tiles and its winning tile, never hold more
+    than a winning hand does, a fifth copy of a tile, or a flower twice."""
+    size = len(hand.concealed) + 3 * len(hand.melds)
+    if size > HAND_SIZE:
+        raise ScoringError("too_many_tiles", f"{len(hand.concealed)} standing tiles and {len(hand.melds)} melds "
+                           f"make {size} tiles; a hand holds at most {HAND_SIZE} (each kong counted as 3)")
+    if over := t.over_four(hand.all_tiles()):
+        raise ScoringError("too_many_copies", f"more than four copies of {', '.join(over)} in the hand")
+    if len(set(hand.flowers)) < len(hand.flowers):
+        raise ScoringError("too_many_copies", "hand.flowers: each flower exists once")
+    if hand.winning_tile and hand.winning_tile not in hand.concealed:
+        raise ScoringError("winning_tile_missing", f"hand.winning_tile {hand.winning_tile} is not among the "
+                           "standing tiles (hand.concealed must include the winning tile)")

@@ -111,18 +111,31 @@ def _read(args: argparse.Namespace) -> int:
     return 0
 
 
+ROW_COLUMNS = ("images", "precision", "recall", "f1", "exact_match", "false_per_photo", "median_ms")
+
+
 def _eval(args: argparse.Namespace) -> int:
-    from vision.evaluate import evaluate_manifest, evaluate_yolo
+    from vision.evaluate import evaluate_set
     from vision.recognize import MODELS_DIR
 
-    conf, models = args.conf, args.models or MODELS_DIR
-    report = (evaluate_yolo(args.yolo, args.split, conf, models) if args.yolo
-              else evaluate_manifest(args.manifest, conf, models))
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
+    sets = [*args.sets, *args.yolo]
+    if not sets:
+        raise ValueError("name at least one manifest (.jsonl) or YOLO folder to evaluate")
+    reports = {str(path): evaluate_set(path, args.split, args.conf, args.models or MODELS_DIR, not args.no_zoom)
+               for path in sets}
+    if args.json:  # one set: its report, as before; several: {set: report}
+        print(json.dumps(next(iter(reports.values())) if len(reports) == 1 else reports))
+    elif len(reports) == 1:
+        for key, value in next(iter(reports.values())).items():
             print(f"{key:>12}: {value:.4f}" if isinstance(value, float) else f"{key:>12}: {value}")
+    else:
+        print("| set | " + " | ".join(ROW_COLUMNS) + " | variants |")
+        print("|---|" + "---:|" * len(ROW_COLUMNS) + "---|")
+        for name, report in reports.items():
+            cells = [f"{report[key]:.4f}" if isinstance(report[key], float) else str(report[key])
+                     for key in ROW_COLUMNS]
+            variants = ", ".join(f"{key} {value:.3f}" for key, value in report.items() if key.startswith("recall["))
+            print(f"| {name} | " + " | ".join(cells) + f" | {variants} |")
     return 0
 
 
@@ -214,12 +227,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the adaptation record as JSON")
     parser.set_defaults(run=_guarded(_adapt))
 
-    parser = subparsers.add_parser("eval", help="score the recogniser on a manifest (JSONL) or a YOLO folder")
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("manifest", type=Path, nargs="?", help="evaluation manifest (.jsonl)")
-    source.add_argument("--yolo", type=Path, metavar="DIR", help="a YOLO folder with data.yaml: adds mAP")
-    parser.add_argument("--split", default="test", help="split folder of the YOLO folder (default test)")
+    parser = subparsers.add_parser("eval", help="score the recogniser on evaluation manifests (JSONL) or YOLO "
+                                   "folders: one row per set")
+    parser.add_argument("sets", type=Path, nargs="*", metavar="SET",
+                        help="an evaluation manifest (.jsonl) or a YOLO folder with data.yaml (adds mAP)")
+    parser.add_argument("--yolo", type=Path, action="append", default=[], metavar="DIR",
+                        help="a YOLO folder with data.yaml (repeatable; the same as naming it as a SET)")
+    parser.add_argument("--split", default="test", help="split folder of YOLO folders that have splits (default test)")
     parser.add_argument("--conf", type=_threshold, help="localiser score threshold (default: the models' vision.json)")
     parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
+    parser.add_argument("--no-zoom", action="store_true", help="without the zoom pass (the localiser's single look)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_guarded(_eval))

@@ -14,14 +14,15 @@ from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK, parse, to_string
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.layout import group_tiles, propose_hand
-from vision.metrics import COCO_THRESHOLDS, Boxes, mean_ap, multiset_scores, stage_scores
+from vision.metrics import COCO_THRESHOLDS, Boxes, matched, mean_ap, multiset_scores, stage_scores
 from vision.recognize import MODELS_DIR, Models, load_models, recognize
 
 
-def read_photo(path: Path, conf: float | None = None, models: Models | None = None) -> tuple[dict, float]:
+def read_photo(path: Path, conf: float | None = None, models: Models | None = None,
+               zoom: bool = True) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE), models, conf)
+    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE), models, conf, zoom)
     return result, (time.perf_counter() - start) * 1000
 
 
@@ -49,10 +50,33 @@ def hand_view(hand: dict) -> HandView:
             to_string(parse(hand.get("flowers", ""), allow_flowers=True)))
 
 
-def true_hand(image: Path) -> dict | None:
-    """The hand a rendered photo shows, from its `fanshot synth` sidecar (IMAGE.json), if it has one."""
+def read_sidecar(image: Path) -> dict:
+    """A rendered photo's `fanshot synth` sidecar (IMAGE.json), or {}."""
     sidecar = image.with_suffix(".json")
-    return json.loads(sidecar.read_text(encoding="utf-8"))["request"]["hand"] if sidecar.is_file() else None
+    return json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
+
+
+def true_hand(image: Path) -> dict | None:
+    """The hand a rendered photo shows, from its sidecar, if it has one and the photo shows all of it (a
+    randomised close-up shows a few of its tiles)."""
+    meta = read_sidecar(image)
+    if not meta or meta.get("variants", {}).get("framing") == "closeup":
+        return None
+    return meta["request"]["hand"]
+
+
+# Tiles that `fanshot synth --randomise` draws differently, scored apart: (variant key, value) -> codes.
+VARIANT_CODES = {("fives", "red"): ("5m", "5p", "5s"), ("white", "blank"): ("5z",), ("white", "framed"): ("5z",)}
+
+
+def variant_counts(variants: dict, found: list[str], truth: list[str]) -> dict[str, tuple[int, int]]:
+    """Per drawn variant of a photo (e.g. `fives=red`): (its tiles read right, its true tiles)."""
+    counts = {}
+    for (key, value), codes in VARIANT_CODES.items():
+        if variants.get(key) == value:
+            mine = [code for code in truth if code in codes]
+            counts[f"{key}={value}"] = (matched([code for code in found if code in codes], mine), len(mine))
+    return counts
 
 
 def layout_hand(boxes: np.ndarray, codes: list[str]) -> dict:
@@ -67,6 +91,8 @@ class Tally:
     pairs: list[tuple[list[str], list[str]]] = field(default_factory=list)
     exact: list[bool] = field(default_factory=list)
     millis: list[float] = field(default_factory=list)
+    false: list[int] = field(default_factory=list)  # tiles found beyond the photo's true ones, backs included
+    variants: dict[str, list[int]] = field(default_factory=dict)  # variant -> [read right, true]
     hands: list[bool] = field(default_factory=list)  # proposed hand right, where the true hand is known
     layouts: list[bool] = field(default_factory=list)  # the same from the true boxes and codes: layout alone
 
@@ -75,8 +101,16 @@ class Tally:
         faces, backs = split_backs([tile["code"] for tile in result["tiles"]])
         true_faces, true_backs = split_backs(truth)
         self.pairs.append((faces, true_faces))
+        self.false.append(len(faces) - matched(faces, true_faces) + max(0, backs - true_backs))
         self.exact.append(sorted(faces) == sorted(true_faces) and backs == true_backs)
         self.millis.append(ms)
+
+    def add_variants(self, result: dict, truth: list[str], variants: dict) -> None:
+        """Count the tiles of a randomised photo's drawn variants (red fives, blank or framed white dragons)."""
+        for name, (right, total) in variant_counts(variants, [t["code"] for t in result["tiles"]], truth).items():
+            tally = self.variants.setdefault(name, [0, 0])
+            tally[0] += right
+            tally[1] += total
 
     def add_hand(self, result: dict, truth: dict, labelled: Boxes) -> None:
         """Score the proposed hand of a photo whose true hand is known, and the layout on its true boxes."""
@@ -85,22 +119,29 @@ class Tally:
         self.layouts.append(hand_view(layout_hand(labelled.boxes, list(labelled.classes))) == expected)
 
     def summary(self) -> dict:
+        """`false_per_photo`: tiles found beyond the true multiset (faces and backs), per photo (on photos with no
+        tile, every tile found is false)."""
         hands = {"hands": len(self.hands), "hand_exact": float(np.mean(self.hands)),
                  "layout_exact_on_labels": float(np.mean(self.layouts))} if self.hands else {}
-        return {"images": len(self.pairs), **multiset_scores(self.pairs),
+        variants = {f"recall[{name}]": right / total for name, (right, total) in sorted(self.variants.items())
+                    if total}
+        return {"images": len(self.pairs), **multiset_scores(self.pairs), **variants,
+                "false_per_photo": float(np.mean(self.false)) if self.false else 0.0,
                 "exact_match": float(np.mean(self.exact)) if self.exact else 0.0,
                 "median_ms": float(np.median(self.millis)) if self.millis else 0.0,
                 "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0, **hands}
 
 
-def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Path = MODELS_DIR) -> dict:
+def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Path = MODELS_DIR,
+                      zoom: bool = True) -> dict:
     tally, models = Tally(), load_models(models_dir)  # loaded once, outside the per-photo timing
     for image, truth, backs in manifest_entries(manifest):
-        tally.add(*read_photo(image, conf, models), truth + [BACK] * backs)
+        tally.add(*read_photo(image, conf, models, zoom), truth + [BACK] * backs)
     return tally.summary()
 
 
-def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR) -> dict:
+def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
+                  zoom: bool = True) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names), and the localiser's box P/R/F1 and the
     classifier's accuracy on the boxes it matched (`stage_scores`). Photos with a `fanshot synth` sidecar
@@ -110,7 +151,7 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
     tally, detections, truths, models = Tally(), [], [], load_models(models_dir)
     for example in read_split(folder, len(names)):
         image, boxes = example.image, example.boxes
-        result, ms = read_photo(image, conf, models)
+        result, ms = read_photo(image, conf, models, zoom)
         width, height = result["image"]["width"], result["image"]["height"]
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
@@ -121,5 +162,15 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
         tally.add(result, ms, truth)
         if (hand := true_hand(image)) is not None:
             tally.add_hand(result, hand, truths[-1])
+        if variants := read_sidecar(image).get("variants"):
+            tally.add_variants(result, truth, variants)
     return {**tally.summary(), "mAP50": mean_ap(detections, truths),
             "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}
+
+
+def evaluate_set(path: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
+                 zoom: bool = True) -> dict:
+    """`evaluate_yolo` for a folder (a YOLO folder with data.yaml), `evaluate_manifest` for a manifest file."""
+    if path.is_dir():
+        return evaluate_yolo(path, split, conf, models_dir, zoom)
+    return evaluate_manifest(path, conf, models_dir, zoom)

@@ -17,10 +17,11 @@ class Letterbox(NamedTuple):
     pad: tuple[float, float]  # left, top padding in resized pixels
 
 
-def letterbox(image: np.ndarray, size: int) -> Letterbox:
-    """Resize keeping the aspect ratio so the long side is `size`, centred on a size×size grey square."""
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> Letterbox:
+    """Resize keeping the aspect ratio so the long side is `fill` × `size`, centred on a size×size grey square
+    (`fill` < 1 zooms out: the image shrinks inside the square)."""
     height, width = image.shape[:2]
-    scale = min(size / height, size / width)
+    scale = min(size / height, size / width) * fill
     # At least one pixel: the short side of a long thin image (1×5000) would otherwise round to none.
     new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
     left, top = (size - new_w) // 2, (size - new_h) // 2

@@ -1,18 +1,36 @@
-"""Photo bytes → RGB pixels, upright as the camera meant them, refusing anything that is not a sane photo."""
+"""Photo bytes → RGB pixels, upright as the camera meant them, refusing anything that is not a sane photo.
+
+Memory is bounded before a pixel is decoded: from the header, the memory the decode will take is estimated
+(`decode_bytes`, per format, checked against measurements by tests/vision/test_image.py); a photo over
+MAX_DECODE_BYTES is refused, and a caller may reserve the estimate from a shared budget while decoding."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 import cv2
 import numpy as np
+import pillow_heif
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+pillow_heif.register_heif_opener()  # iPhone photos (HEIC)
 MAX_PIXELS = 50_000_000
 # Pillow's own bomb guard (warns above this, refuses above twice this) backs up the header check below.
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 # Formats phones and scanners produce (JPEG covers MPO); Pillow's other decoders are needless attack surface.
-FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF")
+FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF", "HEIF")
+# The most memory one decode may take: a 50-megapixel JPEG, PNG, TIFF, GIF or BMP fits, as does a 48-megapixel
+# HEIC (an iPhone's largest); WebP, whose decoder holds three copies, up to 23 megapixels.
+MAX_DECODE_BYTES = 448 * 1024 * 1024
+# Peak bytes per pixel of a full-size decode and its reduction below, per format, on the worst mode each has
+# (16-bit RGBA PNG, CMYK TIFF, palette GIF, lossless RGBA WebP): measured 7.9, 8.9, 5.1, 18.5, 8.7 for HEIC
+# (tests/vision/test_image.py checks every estimate against a measurement).
+BYTES_PER_PIXEL = {"PNG": 8, "GIF": 6, "BMP": 6, "TIFF": 10, "WEBP": 20, "HEIF": 9}
+PIPELINE_BYTES_PER_PIXEL = 16
+BYTES_PER_ROW = 64  # Pillow keeps a pointer and a block header per row: a 1×49-million-pixel image is rows only
+Reserve = Callable[[int], AbstractContextManager[object]]
 # The detector works at ≤ 640 px and the tile crops need ~80 px per tile; 1600 px keeps both and lets a
 # 12-megapixel JPEG decode at half size. The app, `fanshot read` and `fanshot eval` all decode to this.
 RECOGNITION_MAX_SIDE = 1600
@@ -28,12 +46,15 @@ class PhotoError(Exception):
         self.message = message
 
 
-def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
+def load_photo(data: bytes, *, max_side: int | None = None,
+               reserve: Reserve = lambda _: nullcontext()) -> np.ndarray:
     """Decode `data` to an H×W×3 uint8 RGB array with EXIF orientation applied.
 
     With `max_side`, the longer side is at most that many pixels. A big JPEG is decoded at reduced size
     (`draft_scale`: a 12-megapixel one at half size for a 1600 px cap, about a quarter of the full decode's
-    time), turned upright, then shrunk to the cap (bilinear from under twice the cap, area filter beyond)."""
+    time); other formats are reduced by whole factors as soon as they are decoded. Then the photo is turned
+    upright and shrunk to the cap (bilinear from under twice the cap, area filter beyond). `reserve(bytes)`
+    is held while decoding: e.g. a share of a memory budget that several requests decode within."""
     if not data:
         raise PhotoError("empty", "the photo is empty (0 bytes)")
     image = _open(data)
@@ -41,14 +62,14 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
     if width * height > MAX_PIXELS:  # from the header, before a single pixel is decoded
         raise PhotoError("too_many_pixels", f"the photo is {width}×{height} pixels; "
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
-    if max_side is not None and (scale := draft_scale(width, height, max_side)) > 1:
-        # Pillow picks the largest reduction that keeps both sides at least the requested size: ask for exactly
-        # 1/scale (a no-op for formats other than JPEG).
-        image.draft("RGB", (width // scale, height // scale))
-    try:
-        image.load()
-    except (OSError, SyntaxError, ValueError) as error:
-        raise PhotoError("truncated", f"the photo's data is incomplete or corrupt ({error})") from error
+    scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
+    cost = decode_bytes(image, scale, max_side)
+    if cost > MAX_DECODE_BYTES:
+        raise PhotoError("too_many_pixels", f"this {image.format} of {width}×{height} pixels would take about "
+                         f"{cost >> 20} MB to decode; at most {MAX_DECODE_BYTES >> 20} MB (a JPEG of up to "
+                         f"{MAX_PIXELS // 1_000_000} megapixels always fits)")
+    with reserve(cost):
+        image = decoded(image, scale, max_side)
     ImageOps.exif_transpose(image, in_place=True)
     pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     if max_side is not None and max(pixels.shape[:2]) > max_side:
@@ -58,6 +79,55 @@ def load_photo(data: bytes, *, max_side: int | None = None) -> np.ndarray:
         shrink = cv2.INTER_LINEAR if max(pixels.shape[:2]) < 2 * max_side else cv2.INTER_AREA
         pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side), interpolation=shrink)
     return pixels
+
+
+def is_jpeg(image: Image.Image) -> bool:
+    return image.format in ("JPEG", "MPO")
+
+
+def decode_bytes(image: Image.Image, scale: int, max_side: int | None) -> int:
+    """About the most memory (bytes) decoding `image` takes, from its header: a JPEG decoded at 1/`scale`
+    holds that in RGB (4 bytes a pixel in Pillow), plus its coefficients at full size if progressive; other
+    formats decode at full size (BYTES_PER_PIXEL). Then the kept pixels pass through a few copies (upright,
+    RGB, array)."""
+    width, height = image.size
+    if is_jpeg(image):
+        kept = (width // scale) * (height // scale)
+        progressive = image.info.get("progressive") or image.info.get("progression")
+        decode = kept * 4 + (width * height * len(image.getbands()) * 2 if progressive else 0)
+    else:
+        factor = reduction(width, height, max_side)
+        kept = (width // factor) * (height // factor)
+        decode = width * height * BYTES_PER_PIXEL.get(image.format or "", max(BYTES_PER_PIXEL.values()))
+    return decode + kept * PIPELINE_BYTES_PER_PIXEL + height * BYTES_PER_ROW
+
+
+def reduction(width: int, height: int, max_side: int | None) -> int:
+    """The whole factor a full-size decode is reduced by: the largest that keeps the longer side >= max_side."""
+    return max(1, max(width, height) // max_side) if max_side is not None else 1
+
+
+def decoded(image: Image.Image, scale: int, max_side: int | None) -> Image.Image:
+    """The pixels of `image`: a JPEG at 1/`scale`; other formats at full size, then at once reduced by the
+    largest whole factor that keeps the longer side at least `max_side` (box average: no detail aliases)."""
+    width, height = image.size
+    if scale > 1:
+        # Pillow picks the largest reduction that keeps both sides at least the requested size: ask for exactly
+        # 1/scale.
+        image.draft("RGB", (width // scale, height // scale))
+    try:
+        image.load()
+    except (OSError, SyntaxError, ValueError) as error:
+        raise PhotoError("truncated", f"the photo's data is incomplete or corrupt ({error})") from error
+    factor = 1 if is_jpeg(image) else reduction(width, height, max_side)
+    if factor < 2:
+        return image
+    if image.mode not in ("L", "LA", "RGB", "RGBA", "I", "F"):  # palette, 1-bit, 16-bit, CMYK…: reduce() lacks them
+        image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
+    exif = image.getexif()
+    reduced = image.reduce(factor)
+    reduced.info["exif"] = exif.tobytes()  # reduce() keeps no metadata; the orientation is still to apply
+    return reduced
 
 
 def draft_scale(width: int, height: int, max_side: int) -> int:

@@ -15,11 +15,16 @@ from vision.geometry import iou
 COCO_THRESHOLDS = tuple(np.round(np.arange(0.5, 0.96, 0.05), 2))
 
 
+def matched(guess: Sequence[str], truth: Sequence[str]) -> int:
+    """How many predicted codes the true multiset accounts for."""
+    return sum((Counter(guess) & Counter(truth)).values())
+
+
 def multiset_scores(pairs: Iterable[tuple[Sequence[str], Sequence[str]]]) -> dict[str, float]:
     """Micro-averaged precision, recall and F1 over (predicted, true) tile multisets, one pair per photo."""
     hits = predicted = true = 0
     for guess, truth in pairs:
-        hits += sum((Counter(guess) & Counter(truth)).values())
+        hits += matched(guess, truth)
         predicted += len(guess)
         true += len(truth)
     precision = hits / predicted if predicted else 0.0

@@ -6,7 +6,7 @@ import logging
 
 from fastapi import APIRouter
 
-from api.dependencies import ModelVersionsDep, RecognitionSlotsDep, StoreDep, TileNamerDep
+from api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
 from api.errors import Refusal, error_responses
 from api.models import ClassifyRequest, NamedTile
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
@@ -17,8 +17,8 @@ router = APIRouter()
 
 @router.post("/v1/recognitions/{recognition_id}/classify", response_model=NamedTile,
              responses=error_responses(404, 503))
-def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
-             versions: ModelVersionsDep, slots: RecognitionSlotsDep) -> NamedTile:
+async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
+                   versions: ModelVersionsDep, pool: RecognitionPoolDep) -> NamedTile:
     recognition, image = store.recognition(recognition_id), store.image(recognition_id)
     if recognition is None or image is None:
         raise Refusal(404, "not_found", f"no recognition with id {recognition_id!r}")
@@ -27,11 +27,14 @@ def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, nam
     if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
         raise Refusal(422, "bad_box", f"box {list(request.box)} is not a box inside the {width}×{height} photo "
                       "([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
-    with slots:  # the same pixels the recognition saw: the box is in their frame
-        pixels = load_photo(image[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+
+    def name() -> NamedTile:  # in the recognitions' pool: the same pixels the recognition saw, the box in their frame
+        pixels = load_photo(image[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
         try:
             return NamedTile.model_validate(name_tile(pixels, list(request.box), versions.active().folder))
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("tile classifier unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile classifier is not installed on this server") \
                 from missing
+
+    return await pool.run(name)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from api.dependencies import GameEventsDep, GamesDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
 from api.game_store import StoredGame
-from api.models import Number, ScoreRequest, Stake, Strict
+from api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
 from scoring.game import Setup, check_setup, replay, scoresheet
 
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
@@ -37,12 +37,12 @@ class GameCreate(Strict):
     options: dict[str, Any] = Field(default_factory=dict, description="rule-set option overrides")
     players: list[str] = Field(min_length=4, max_length=4,
                                description="four names: the first dealer first, then counter-clockwise")
-    stake: Stake | None = Field(None, description="the stake of every hand (`unit` per point, `fee` per hand)")
+    stake: StakeJSON = Field(None, description="the stake of every hand (`unit` per point, `fee` per hand)")
 
 
 class Win(Strict):
     winner: Player
-    request: ScoreRequest = Field(description="the winning hand's score request; the game fills in the seat "
+    request: ScoreRequestJSON = Field(description="the winning hand's score request; the game fills in the seat "
                                   "wind, the prevalent wind, the discarder and the stake")
     recognition_id: str | None = Field(None, description="the recognition (photo) the hand came from")
 
@@ -130,7 +130,7 @@ def stored_hand(hand: WinHand | DrawHand, store: StoreDep) -> dict[str, Any]:
         if win.recognition_id is not None and store.recognition(win.recognition_id) is None:
             raise Refusal(422, "unknown_recognition", f"wins[{i}].recognition_id: no recognition with id "
                           f"{win.recognition_id!r}")
-        wins.append({"winner": win.winner, "request": win.request.as_scorer_input(),
+        wins.append({"winner": win.winner, "request": scorer_input(win.request),
                      **({"recognition_id": win.recognition_id} if win.recognition_id else {})})
     return {"kind": "win", "discarder": hand.discarder, "wins": wins}
 
@@ -166,7 +166,7 @@ def inert(value: Any) -> Any:
 
 @router.post("/v1/games", status_code=201, response_model=Game)
 def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
-    stake = body.stake.model_dump(exclude_none=True) if body.stake else {}
+    stake = scorer_input(body.stake) if body.stake is not None else {}
     with scorer_refusals():
         setup = check_setup(body.ruleset, body.options, body.players, stake)
     game = games.create({"ruleset": setup.ruleset, "options": setup.options, "players": list(setup.players),

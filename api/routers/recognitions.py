@@ -6,16 +6,22 @@ import io
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, UploadFile
+import numpy as np
+from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import FileResponse, JSONResponse
 from PIL import Image
 
-from api.dependencies import ModelVersionsDep, RecognitionSlotsDep, RecognizerDep, StoreDep
+from api.dependencies import ModelVersionsDep, RecognitionPoolDep, RecognizerDep, StoreDep
 from api.errors import Refusal, error_responses, scorer_refusals
-from api.models import Confirmation, Recognition, StoredConfirmation
-from scoring.tiles import parse
+from api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
+from api.store import PreconditionFailed, entity_tag
+from scoring import rules
+from scoring.hand import parse_context, parse_hand
+from scoring.validate import check_draft
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 
+IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
+                                     "stored only if it has not changed since (else 412)")]
 PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP…, at most 20 MB")]
 # OpenAPI links: what a client (or schemathesis's stateful phase) may do with a new recognition's id.
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
@@ -30,51 +36,64 @@ def found(value: Any, recognition_id: str) -> Any:
     return value
 
 
-def media_type(photo: bytes) -> tuple[str, str]:
-    """MIME type and file suffix of a photo load_photo has accepted."""
-    image = Image.open(io.BytesIO(photo))
-    suffix = {"JPEG": ".jpg", "TIFF": ".tif"}.get(image.format or "", f".{(image.format or 'bin').lower()}")
-    return image.get_format_mimetype() or "application/octet-stream", suffix
+def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
+    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded; any other format
+    (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised (upright, the size the boxes refer to), so
+    that every stored photo is one every dataset tool reads."""
+    kind = Image.open(io.BytesIO(data)).format
+    if kind in ("JPEG", "MPO"):  # an MPO is a JPEG with more pictures appended, which JPEG readers skip
+        return data, "image/jpeg", ".jpg"
+    if kind == "PNG":
+        return data, "image/png", ".png"
+    converted = io.BytesIO()
+    Image.fromarray(pixels).save(converted, "JPEG", quality=95)
+    return converted.getvalue(), "image/jpeg", ".jpg"
 
 
 def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> None:
-    """Refuse boxes outside the photo and hand strings that are not tile notation (ScoringError bad_tile)."""
+    """Refuse boxes outside the photo, and a hand, rule set, options or context the scorer's parser refuses, or a
+    hand that holds more than a hand can (ScoringError); a draft hand may lack tiles and its winning tile."""
     width, height = image["width"], image["height"]
     for index, tile in enumerate(confirmation.tiles):
         x1, y1, x2, y2 = tile.box
         if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
             raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
                            f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
-    hand = confirmation.hand
-    parse(hand.concealed, field="hand.concealed")
-    parse(hand.winning_tile, field="hand.winning_tile")
-    parse(hand.flowers or "", field="hand.flowers", allow_flowers=True)
-    for index, meld in enumerate(hand.melds or []):
-        parse(meld.tiles, field=f"hand.melds[{index}].tiles")
+    if confirmation.hand is not None:
+        check_draft(parse_hand(scorer_input(confirmation.hand), draft=True))
+    if confirmation.ruleset is not None or confirmation.options is not None:
+        rules.load(confirmation.ruleset or "jipinghu", scorer_input(confirmation.options))
+    if confirmation.context is not None:
+        parse_context(scorer_input(confirmation.context))
 
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
-                       slots: RecognitionSlotsDep) -> JSONResponse:
-    data = photo.file.read()
+async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
+                             pool: RecognitionPoolDep) -> JSONResponse:
     model = versions.active()  # per request: another worker process may have switched it
-    with slots:
-        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+
+    def read() -> dict[str, Any]:
+        # In the pool: a waiting upload holds its spooled file, not its bytes or pixels.
+        data = photo.file.read()
+        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
         try:
             result = {**recognize(pixels, model.folder), "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
                 from missing
-    stored = store.add_recognition(result, data, *media_type(data))
+        return store.add_recognition(result, *stored_photo(data, pixels))
+
+    stored = await pool.run(read)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 
 
 @router.get("/v1/recognitions/{recognition_id}", response_model=Recognition, responses=error_responses(404))
 def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
-    return JSONResponse(found(store.recognition(recognition_id), recognition_id))
+    recognition = found(store.recognition(recognition_id), recognition_id)
+    return JSONResponse(recognition, headers={"ETag": entity_tag(recognition_id, recognition["confirmation"])})
 
 
 @router.get("/v1/recognitions/{recognition_id}/image", response_class=FileResponse,
@@ -84,11 +103,17 @@ def get_image(recognition_id: str, store: StoreDep) -> FileResponse:
     return FileResponse(path, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
-@router.put("/v1/recognitions/{recognition_id}/confirmation", response_model_exclude_none=True,
-            responses=error_responses(404))
-def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep) -> StoredConfirmation:
+@router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,
+            response_model_exclude_none=True, responses=error_responses(404, 412))
+def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if_match: IfMatch = None) -> Response:
     recognition = found(store.recognition(recognition_id), recognition_id)
     with scorer_refusals():
         check_confirmation(confirmation, recognition["image"])
-    stored = store.confirm(recognition_id, confirmation.model_dump(exclude_none=True))
-    return StoredConfirmation.model_validate(found(stored, recognition_id))
+    try:
+        stored = found(store.confirm(recognition_id, confirmation.model_dump(exclude_none=True), if_match),
+                       recognition_id)
+    except PreconditionFailed as changed:
+        raise Refusal(412, "precondition_failed", "the confirmation changed since it was read (If-Match no longer "
+                      "matches): read the recognition again, then confirm", {"ETag": changed.current}) from None
+    body = StoredConfirmation.model_validate(stored).model_dump(mode="json", exclude_none=True)
+    return JSONResponse(body, headers={"ETag": entity_tag(recognition_id, stored)})

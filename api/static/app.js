@@ -1,13 +1,13 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
+import { wireAdapt } from "./adapt.js";
 import { call, callTagged, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
-import { $, setStatus } from "./dom.js";
+import { $, rewordStatuses, setStatus } from "./dom.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
 } from "./form.js";
-import { wireAdapt } from "./adapt.js";
-import { scoredHand, wireGame } from "./game.js";
+import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
 import { preparePhoto } from "./photo.js";
@@ -21,7 +21,7 @@ import { setVocabulary } from "./tiles.js";
 import { updateWaits, wireWaits } from "./waits.js";
 
 let rulesets = [];
-let lastResult = null; // the result on screen, redrawn when the language changes
+let redrawResult = null; // draws the result on screen (or why there is none) again, in another language
 let photoToken = 0; // the photo being read; an answer about an older one is dropped
 let photoUrl = null;
 
@@ -41,7 +41,7 @@ function render() {
 
 /** The hand, the context or the rule set changed: the result on screen no longer answers it. */
 function changed() {
-  lastResult = null;
+  redrawResult = null;
   clearResult();
   scoredHand(null);
   render();
@@ -71,7 +71,7 @@ async function readPhoto(file) {
   setBusy(true);
   const status = $("photo-status");
   try {
-    setStatus(status, t("preparing"));
+    setStatus(status, () => t("preparing"));
     const photo = await preparePhoto(file);
     if (photoUrl) URL.revokeObjectURL(photoUrl);
     photoUrl = URL.createObjectURL(photo);
@@ -81,17 +81,17 @@ async function readPhoto(file) {
     const recognition = await upload("/v1/recognitions", form, (fraction) => {
       if (token !== photoToken) return;
       $("photo-progress").value = fraction;
-      setStatus(status, fraction < 1 ? t("uploading", { p: Math.round(100 * fraction) }) : t("reading"));
+      setStatus(status, () => fraction < 1 ? t("uploading", { p: Math.round(100 * fraction) }) : t("reading"));
     });
     if (token !== photoToken) return;
     loadRecognition(state, recognition);
     history.replaceState(null, "", `#${recognition.id}`);
     const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
-    setStatus(status, low ? t("read_uncertain", { n: recognition.tiles.length, low }) : t("read", { n: recognition.tiles.length }));
+    setStatus(status, () => low ? t("read_uncertain", { n: recognition.tiles.length, low }) : t("read", { n: recognition.tiles.length }));
   } catch (error) {
     if (token !== photoToken) return;
     $("photo").hidden = true;
-    setStatus(status, t("read_failed", { error: errorText(error) }), true);
+    setStatus(status, () => t("read_failed", { error: errorText(error) }), true);
   } finally {
     if (token === photoToken) {
       setBusy(false);
@@ -101,28 +101,34 @@ async function readPhoto(file) {
   }
 }
 
+function showResult(draw) {
+  redrawResult = draw;
+  draw();
+}
+
 async function score(options = {}) {
   const hand = handRequest(state, options);
   if (!hand.winning_tile) { // the scorer would name the empty field; the player needs to know what to do
-    renderResultError(errorText({ errors: [{ code: "winning_tile_missing" }] }));
+    showResult(() => renderResultError(errorText({ errors: [{ code: "winning_tile_missing" }] })));
     return;
   }
   const ruleset = rulesetSummary(rulesets);
   if (hand.flowers && ruleset && !ruleset.options.flowers) {
     const withFlowers = rulesets.find((summary) => summary.options.flowers);
-    renderFlowerChoice(ruleset, withFlowers, {
+    showResult(() => renderFlowerChoice(ruleset, withFlowers, {
       leaveOut: () => score({ withFlowers: false }),
       switchTo: (name) => { $("ruleset").value = name; renderRulesetFields(rulesets); changed(); score(); },
-    });
+    }));
     return;
   }
   const request = { ...scoringChoices(), hand };
   try {
-    lastResult = await call("POST", "/v1/score", request);
-    renderResult(lastResult, $("seat_wind").value);
+    const result = await call("POST", "/v1/score", request);
+    const seat = $("seat_wind").value;
+    showResult(() => renderResult(result, seat));
     scoredHand(request, state.recognition?.id);
   } catch (error) {
-    renderResultError(errorText(error));
+    showResult(() => renderResultError(errorText(error)));
     scoredHand(null);
   }
 }
@@ -131,7 +137,7 @@ async function save() {
   const status = $("save-status");
   const warning = saveWarning(state);
   if (warning && !window.confirm(t(warning.key, warning))) {
-    setStatus(status, t("save_cancelled"));
+    setStatus(status, () => t("save_cancelled"));
     return;
   }
   try {
@@ -141,10 +147,10 @@ async function save() {
     state.recognition.confirmation = saved;
     state.etag = etag;
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
-    setStatus(status, [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
+    setStatus(status, () => [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
   } catch (error) {
-    setStatus(status, t("not_saved", { error: errorText(error) }), true);
+    setStatus(status, () => t("not_saved", { error: errorText(error) }), true);
   }
 }
 
@@ -155,7 +161,7 @@ async function nameDrawnTile(id) {
   render();
   if (!tile?.box) {
     if (tile?.pending) deleteTile(state, id);
-    setStatus($("photo-status"), t("no_box"));
+    setStatus($("photo-status"), () => t("no_box"));
     render();
     return;
   }
@@ -165,28 +171,30 @@ async function nameDrawnTile(id) {
     else tile.alternatives = [{ code: named.code, p: named.confidence }, ...named.alternatives].filter((choice) => choice.code !== tile.code);
     delete tile.pending;
     pickWinning(state);
-    setStatus($("photo-status"), t("looks_like", { tile: named.code, p: Math.round(100 * named.confidence) }));
+    setStatus($("photo-status"), () => t("looks_like", { tile: named.code, p: Math.round(100 * named.confidence) }));
   } catch (error) {
-    setStatus($("photo-status"), t("naming_failed", { error: errorText(error) }), true);
+    setStatus($("photo-status"), () => t("naming_failed", { error: errorText(error) }), true);
   }
   changed();
 }
 
 function renderLanguage() {
   translatePage(document);
+  const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
   $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
+  if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
+  renderGame(); // after the seats: it names each seat's player
   renderRulesetFields(rulesets);
   render();
-  if (lastResult) renderResult(lastResult, $("seat_wind").value);
+  redrawResult?.();
+  rewordStatuses();
 }
 
-async function switchLanguage() {
-  const ruleset = $("ruleset").value;
+function switchLanguage() {
   setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
   localStorage.setItem("fanshot-language", currentLanguage());
   renderLanguage();
-  $("ruleset").value = ruleset;
 }
 
 async function restore(id) {
@@ -198,12 +206,12 @@ async function restore(id) {
     const saved = recognition.confirmation;
     if (saved) {
       restoreChoices(saved, rulesets);
-      const restored = t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
+      const restored = () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
       setStatus($("photo-status"), restored);
       setStatus($("save-status"), restored);
     }
   } catch (error) {
-    setStatus($("photo-status"), errorText(error), true);
+    setStatus($("photo-status"), () => errorText(error), true);
   }
   render();
 }
@@ -213,7 +221,7 @@ async function start() {
   try {
     [rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
   } catch (error) {
-    setStatus($("photo-status"), t("rulesets_failed", { error: errorText(error) }), true);
+    setStatus($("photo-status"), () => t("rulesets_failed", { error: errorText(error) }), true);
   }
   wireForm(changed);
   renderLanguage();
@@ -223,7 +231,7 @@ async function start() {
   $("score-button").addEventListener("click", () => score());
   $("save-button").addEventListener("click", save);
   $("new-meld").addEventListener("click", () => { newMeld(state); changed(); });
-  $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), t("cleared")); changed(); });
+  $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), () => t("cleared")); changed(); });
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });

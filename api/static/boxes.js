@@ -77,8 +77,8 @@ export function highlightBoxes(ids = []) {
 export function startMarking(id) {
   state.marking = id;
   $("photo").classList.add("marking");
-  const tile = state.tiles.get(id);
-  setStatus($("photo-status"), tile.pending ? t("drag_new") : t("drag", { tile: tileName(tile.code) }));
+  const { pending, code } = state.tiles.get(id);
+  setStatus($("photo-status"), () => (pending ? t("drag_new") : t("drag", { tile: tileName(code) })));
   $("photo").scrollIntoView({ block: "center" });
 }
 
@@ -116,7 +116,8 @@ export function wireBoxes({ onClick, onDrawn }) {
     start = null;
     state.marking = null;
     photo.classList.remove("marking");
-    setStatus($("photo-status"), tile.box ? t("naming") : t("no_box"));
+    const drawn = tile.box !== null;
+    setStatus($("photo-status"), () => (drawn ? t("naming") : t("no_box")));
     onBoxDrawn(tile.id);
   });
 }

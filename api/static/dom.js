@@ -2,9 +2,19 @@
 
 export const $ = (id) => document.getElementById(id);
 
-export function setStatus(element, text, isError = false) {
-  element.textContent = text;
+const statuses = new Map(); // status line → how to word it, again after a language switch
+
+/** Put a status line on `element`: `words` is its text, or a function giving it in the page's language now. */
+export function setStatus(element, words, isError = false) {
+  const say = typeof words === "function" ? words : () => words;
+  statuses.set(element, { say, isError });
+  element.textContent = say();
   element.classList.toggle("error", isError);
+}
+
+/** Word every status line again (the language changed). */
+export function rewordStatuses() {
+  for (const [element, { say, isError }] of statuses) setStatus(element, say, isError);
 }
 
 /** A <button type=button> with a class, text and click handler. */

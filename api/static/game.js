@@ -3,13 +3,13 @@
 // only shows what it sends. The game's id is in the address (?game=…), so every phone at the table can open it.
 import { call } from "./api.js";
 import { $, setStatus } from "./dom.js";
-import { SEATS, seatName } from "./tiles.js";
+import { errorText, t } from "./i18n.js";
+import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
 const GAME_PARAM = "game";
 const STORAGE_KEY = "fanshot-game";
 // The game fills these in from its own state (DESIGN.md "Games"); the rule set and stake are the game's.
 const FILLED_BY_GAME = ["seat_wind", "prevalent_wind", "discarder", "stake", "win"];
-const WIND_NAMES = { "1z": "東 East", "2z": "南 South", "3z": "西 West", "4z": "北 North" };
 
 const view = { game: null, events: null, scored: null };
 
@@ -39,13 +39,19 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
   return { method: "POST", url: `/v1/games/${game.id}/hands`, body: { kind: "win", discarder, wins: [win] } };
 }
 
-/** One line per hand: "Bo 3 fan on Cai's discard", "Ann 1 fan self-draw", "Draw 流局". */
+/** One line per hand, in the page's language: "Bo 3 fan on Cai's discard", "Ann 1 fan self-draw", "Draw". */
 export function describeHand(game, hand) {
-  if (hand.kind === "draw") return "Draw 流局";
+  if (hand.kind === "draw") return t("game_drawn");
   const name = (player) => game.players[player].name;
-  const wins = hand.wins.map((win) => `${name(win.winner)} ${win.fan_total} fan${win.kept ? "" : " (截胡: not paid)"}`);
-  return `${wins.join(", ")} ${hand.discarder === null ? "self-draw" : `on ${name(hand.discarder)}'s discard`}`;
+  const wins = hand.wins.map((win) => {
+    const text = t("game_win", { name: name(win.winner), fan: win.fan_total });
+    return win.kept ? text : t("game_not_paid", { win: text });
+  }).join(t("game_and"));
+  return hand.discarder === null ? t("game_self_draw", { wins }) : t("game_on_discard", { wins, name: name(hand.discarder) });
 }
+
+/** A seat's wind as the character on its tile (the served vocabulary's). */
+const windFace = (wind) => faceOf(wind)[0];
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 
@@ -59,14 +65,14 @@ function cell(tag, text, className) {
 function renderSheet(game) {
   const players = game.players;
   const dealer = players[game.dealer].name;
-  $("game-title").textContent = `${WIND_NAMES[game.prevalent_wind]} round · hand ${game.hands.length + 1} · ${dealer} deals`;
+  $("game-title").textContent = t("game_title", { wind: tileName(game.prevalent_wind), n: game.hands.length + 1, dealer });
   $("scoresheet-head").replaceChildren(cell("th", "#"), ...players.map((player) =>
-    cell("th", `${player.name} ${WIND_NAMES[player.seat_wind].slice(0, 1)}`, player.seat_wind === "1z" ? "dealer" : "")));
+    cell("th", `${player.name} ${windFace(player.seat_wind)}`, player.seat_wind === "1z" ? "dealer" : "")));
   $("scoresheet-body").replaceChildren(...game.hands.map((hand) => {
     const row = document.createElement("tr");
     row.dataset.hand = hand.n;
     const label = cell("th", `${hand.n}`);
-    label.title = `${WIND_NAMES[hand.prevalent_wind]} round, ${players[hand.dealer].name} dealing`;
+    label.title = t("game_hand_title", { wind: tileName(hand.prevalent_wind), dealer: players[hand.dealer].name });
     row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), amount > 0 ? "won" : "")));
     const detail = document.createElement("tr");
     detail.className = "detail";
@@ -84,25 +90,31 @@ function renderSheet(game) {
   $("share-game").href = gameUrl(game.id);
   const last = game.hands.at(-1);
   $("same-discard-field").hidden = !(last?.kind === "win" && last.discarder !== null);
-  $("same-discard-hand").textContent = last ? `${last.n}` : "";
+  $("same-discard-text").textContent = last ? t("game_same_discard", { n: last.n }) : "";
 }
 
-/** Fill the score form from the game: the prevalent wind, and who sits where next to each seat. */
-function fillForm(game) {
-  const sameDiscard = !$("same-discard-field").hidden && $("same-discard").checked;
-  const last = game.hands.at(-1);
-  const seatWinds = sameDiscard ? last.seat_winds : game.players.map((player) => player.seat_wind);
-  $("prevalent_wind").value = sameDiscard ? last.prevalent_wind : game.prevalent_wind;
-  if (sameDiscard) { // the same discarder, now with that hand's seats
-    $("discarder").value = last.seat_winds[last.discarder];
-    document.querySelector("input[name=win][value=discard]").click();
-  }
+const sameDiscardChosen = () => !$("same-discard-field").hidden && $("same-discard").checked;
+
+/** Name who sits at each seat in the form's seat choices (the last hand's seats for another winner on its discard). */
+function nameSeats(game) {
+  const seatWinds = sameDiscardChosen() ? game.hands.at(-1).seat_winds : game.players.map((player) => player.seat_wind);
   for (const select of document.querySelectorAll("select.seat")) {
     for (const option of select.options) {
       if (!SEATS.includes(option.value)) continue;
       option.textContent = `${seatName(option.value)} — ${game.players[playerAt(seatWinds, option.value)].name}`;
     }
   }
+}
+
+/** Fill the score form from the game: the prevalent wind, and who sits where next to each seat. */
+function fillForm(game) {
+  const last = game.hands.at(-1);
+  $("prevalent_wind").value = sameDiscardChosen() ? last.prevalent_wind : game.prevalent_wind;
+  if (sameDiscardChosen()) { // the same discarder, now with that hand's seats
+    $("discarder").value = last.seat_winds[last.discarder];
+    document.querySelector("input[name=win][value=discard]").click();
+  }
+  nameSeats(game);
 }
 
 function clearForm() {
@@ -131,6 +143,11 @@ const gameUrl = (id) => {
   return url.href;
 };
 
+/** Put `words()` on the game's status line (a function: a language switch words it again). */
+const say = (words, isError = false) => setStatus($("game-status"), words, isError);
+const reconnecting = () => t("game_reconnecting");
+const failed = (key, error) => say(() => t(key, { error: errorText(error, "game") }), true);
+
 function follow(id) {
   view.events?.close();
   localStorage.setItem(STORAGE_KEY, id);
@@ -138,8 +155,10 @@ function follow(id) {
   // EventSource reconnects by itself after a network drop; the first event is always the whole game.
   view.events = new EventSource(`/v1/games/${id}/events`);
   view.events.addEventListener("message", (event) => show(JSON.parse(event.data)));
-  view.events.addEventListener("open", () => setStatus($("game-status"), ""));
-  view.events.addEventListener("error", () => setStatus($("game-status"), "Reconnecting to the game…"));
+  view.events.addEventListener("open", () => {
+    if ($("game-status").textContent === reconnecting()) say("");
+  });
+  view.events.addEventListener("error", () => say(reconnecting));
 }
 
 function leave() {
@@ -155,15 +174,16 @@ function leave() {
   clearForm();
 }
 
+/** `done(answer, game)` words what was done, in the language of the moment. */
 async function change(method, url, body, done) {
-  const status = $("game-status");
   try {
     const answer = await call(method, url, body);
-    setStatus(status, done(answer));
+    const game = view.game;
+    say(() => done(answer, game));
     show(await call("GET", `/v1/games/${view.game.id}`)); // at once, whatever the event stream is doing
     return true;
   } catch (error) {
-    setStatus(status, `Not recorded: ${error.message}`, true);
+    failed("game_not_recorded", error);
     return false;
   }
 }
@@ -174,24 +194,30 @@ async function start(stake) {
     const game = await call("POST", "/v1/games", { ruleset: $("ruleset").value, players, stake: stake() });
     show(game);
     follow(game.id);
-    setStatus($("game-status"), "Game started: share its link with the table.");
+    say(() => t("game_started"));
   } catch (error) {
-    setStatus($("game-status"), `Could not start the game: ${error.message}`, true);
+    failed("game_start_failed", error);
   }
 }
 
 async function addScored() {
-  const sameDiscard = !$("same-discard-field").hidden && $("same-discard").checked;
   const { request, recognitionId } = view.scored;
-  const { method, url, body } = handChange(view.game, request, { sameDiscard, recognitionId });
+  const { method, url, body } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
   $("add-to-game").disabled = true; // one tap, one hand
-  if (await change(method, url, body, (hand) => `Hand ${hand.n} added: ${describeHand(view.game, hand)}.`)) {
+  if (await change(method, url, body, (hand, game) => t("game_hand_added", { n: hand.n, hand: describeHand(game, hand) }))) {
     $("same-discard").checked = false;
     scoredHand(null);
     fillForm(view.game);
   } else {
     $("add-to-game").disabled = false;
   }
+}
+
+/** Word the game section again in the page's language now (after a language switch redrew the form's seats). */
+export function renderGame() {
+  if (!view.game) return;
+  renderSheet(view.game);
+  nameSeats(view.game);
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */
@@ -205,16 +231,16 @@ export function wireGame({ stake }) {
   $("start-game").addEventListener("click", () => start(stake));
   $("add-to-game").addEventListener("click", addScored);
   $("record-draw").addEventListener("click", () =>
-    change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, (hand) => `Hand ${hand.n}: a draw.`));
+    change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, (hand) => t("game_hand_draw", { n: hand.n })));
   $("undo-hand").addEventListener("click", () => {
     const last = view.game.hands.at(-1);
-    change("DELETE", `/v1/games/${view.game.id}/hands/${last.n}`, undefined, () => `Hand ${last.n} undone.`);
+    change("DELETE", `/v1/games/${view.game.id}/hands/${last.n}`, undefined, () => t("game_hand_undone", { n: last.n }));
   });
   $("leave-game").addEventListener("click", leave);
   $("same-discard").addEventListener("change", () => view.game && fillForm(view.game));
   const id = new URLSearchParams(location.search).get(GAME_PARAM) ?? localStorage.getItem(STORAGE_KEY);
   if (/^[0-9a-f]{32}$/.test(id ?? "")) {
     call("GET", `/v1/games/${id}`).then((game) => { show(game); follow(id); })
-      .catch((error) => { leave(); setStatus($("game-status"), `Could not open the game: ${error.message}`, true); });
+      .catch((error) => { leave(); failed("game_open_failed", error); });
   }
 }

@@ -41,7 +41,7 @@ const WORDS = {
     kong_face: "Which tile?", kong_face_aria: "The tile of the concealed kong", dealer: "(dealer)",
     preparing: "Preparing the photo…", uploading: "Uploading… {p}%", reading: "Reading the tiles…",
     read: "Read {n} tiles.", read_uncertain: "Read {n} tiles, {low} uncertain.", read_failed: "Could not read the photo: {error}",
-    drag: "Drag a box around the {tile} on the photo.", drag_new: "Drag a box around the tile on the photo.", naming: "Naming the tile…", box_drawn: "Box drawn: {tile}.",
+    drag: "Drag a box around the {tile} on the photo.", drag_new: "Drag a box around the tile on the photo.", naming: "Naming the tile…",
     no_box: "No box drawn: drag across the tile.",
     saved: "Saved ✓ {n} labelled tiles ({time}).", unboxed: "{n} without a box on the photo: mark them so the example teaches the model every tile.",
     not_saved: "Not saved: {error}", save_cancelled: "Not saved.",
@@ -53,6 +53,23 @@ const WORDS = {
     limit: "limit hand", fan_name: "Pattern", fan_column: "Fan", payments: "Payments", kong_payments: "Kong payments",
     horses_hit: "Horses {tiles}: hits {n}", no_flowers: "{ruleset} plays without flowers.",
     leave_flowers: "Score without the flowers", switch_ruleset: "Switch to {ruleset}",
+    money_per_payer: "Per payer {total} = {parts}", part_hand: "hand", part_horses: "horses", part_flowers: "flowers",
+    part_kongs: "kongs",
+    waits: "Waits", waits_headline: "{n} tiles: {distance}", waits_ready: "ready", waits_away: "{n} from ready",
+    waits_complete: "complete", waits_left: "{n} tiles left that win", waits_wait: "Wait", waits_remaining: "Left",
+    waits_useful: "Tiles that help ({n} left)", waits_best: "Best discards first", waits_others: "{n} other discards",
+    waits_discard_ready: "Discard {tile} → {distance}, waits on {tiles}",
+    waits_discard_useful: "Discard {tile} → {distance}, helped by {tiles}",
+    waits_discard_value: " ({n} left, up to {points} pts)", waits_value: "{fan} fan · {points} pts",
+    waits_value_one: "{fan} fan · {points} pt",
+    game_title: "{wind} round · hand {n} · {dealer} deals", game_hand_title: "{wind} round, {dealer} dealing",
+    game_drawn: "Draw", game_win: "{name} {fan} fan", game_not_paid: "{win} (intercepted: not paid)", game_and: ", ",
+    game_self_draw: "{wins} self-draw", game_on_discard: "{wins} on {name}'s discard",
+    game_same_discard: "Another winner on hand {n}'s discard (multiple winners)",
+    game_started: "Game started: share its link with the table.", game_start_failed: "Could not start the game: {error}",
+    game_open_failed: "Could not open the game: {error}", game_reconnecting: "Reconnecting to the game…",
+    game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
+    game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
     errors: {
       not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
       too_many_tiles: "The hand has too many tiles: a winning hand has 14 (a kong counts as 3).",
@@ -65,6 +82,9 @@ const WORDS = {
       bad_option: "A rule-set option has a value it cannot take.", unknown_option: "The rule set has no such option.",
       not_allowed: "The rule set does not allow this (chow, discard win, flowers, ghosts or horses).",
       below_minimum_fan: "The hand is worth less than the rule set's minimum to win.",
+      game_not_found: "That game is not on this server any more: start a new one.",
+      unknown_recognition: "The photo of this hand is no longer on the server.",
+      method_not_allowed: "The server does not do that: reload the page.",
       unknown_ruleset: "That rule set is unknown.", bad_request: "Some details are not valid: check the numbers you typed.",
       not_found: "That photo is not on this server any more.", too_large: "The photo is too large (20 MB at most).",
       empty: "The file is empty.", not_an_image: "That file is not a photo the server can read.",
@@ -115,7 +135,7 @@ const WORDS = {
     kong_face: "哪张牌？", kong_face_aria: "暗杠是哪张牌", dealer: "（庄）",
     preparing: "正在准备照片…", uploading: "上传中… {p}%", reading: "正在读牌…",
     read: "读到 {n} 张牌。", read_uncertain: "读到 {n} 张牌，{low} 张没把握。", read_failed: "读不了这张照片：{error}",
-    drag: "在照片上框出{tile}。", drag_new: "在照片上框出这张牌。", naming: "正在认牌…", box_drawn: "已画框：{tile}。",
+    drag: "在照片上框出{tile}。", drag_new: "在照片上框出这张牌。", naming: "正在认牌…",
     no_box: "没有画框：请拖过整张牌。",
     saved: "已保存 ✓ {n} 张标注的牌（{time}）。", unboxed: "{n} 张在照片上没有框：标出来，样本才能教会模型每一张牌。",
     not_saved: "没保存：{error}", save_cancelled: "没保存。",
@@ -127,6 +147,22 @@ const WORDS = {
     limit: "满贯", fan_name: "番种", fan_column: "番", payments: "收付", kong_payments: "杠钱",
     horses_hit: "马 {tiles}：中 {n} 匹", no_flowers: "{ruleset}不算花牌。",
     leave_flowers: "不计花牌来算", switch_ruleset: "改用{ruleset}",
+    money_per_payer: "每家 {total} = {parts}", part_hand: "番", part_horses: "马", part_flowers: "花", part_kongs: "杠",
+    waits: "听牌", waits_headline: "{n} 张：{distance}", waits_ready: "听牌", waits_away: "{n} 向听",
+    waits_complete: "和了", waits_left: "还剩 {n} 张能胡", waits_wait: "听", waits_remaining: "余",
+    waits_useful: "进张（还剩 {n} 张）", waits_best: "先打最好的", waits_others: "其他 {n} 种打法",
+    waits_discard_ready: "打 {tile} → {distance}，听 {tiles}",
+    waits_discard_useful: "打 {tile} → {distance}，进张 {tiles}",
+    waits_discard_value: "（还剩 {n} 张，最多 {points} 分）", waits_value: "{fan} 番 · {points} 分",
+    waits_value_one: "{fan} 番 · {points} 分",
+    game_title: "{wind}风圈 · 第 {n} 手 · {dealer} 坐庄", game_hand_title: "{wind}风圈，{dealer} 坐庄",
+    game_drawn: "流局", game_win: "{name} {fan} 番", game_not_paid: "{win}（截胡：不付）", game_and: "、",
+    game_self_draw: "{wins}，自摸", game_on_discard: "{wins}，{name} 放炮",
+    game_same_discard: "第 {n} 手的同一张牌还有人胡（一炮多响）",
+    game_started: "牌局开始了：把链接发给同桌的人。", game_start_failed: "开不了局：{error}",
+    game_open_failed: "打不开这一局：{error}", game_reconnecting: "正在重新连接牌局…",
+    game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
+    game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
     errors: {
       not_winning: "这些牌不成胡。请检查牌和副露。",
       too_many_tiles: "手牌太多了：胡牌要 14 张（杠算 3 张）。",
@@ -139,6 +175,9 @@ const WORDS = {
       bad_option: "规则选项的值不对。", unknown_option: "规则没有这个选项。",
       not_allowed: "这套规则不允许这样（吃、点炮、花牌、鬼牌或马牌）。",
       below_minimum_fan: "番数不够这套规则的起胡番。",
+      game_not_found: "服务器上已经没有这一局了：请重新开一局。",
+      unknown_recognition: "这手牌的照片已经不在服务器上了。",
+      method_not_allowed: "服务器不做这个操作：请重新载入页面。",
       unknown_ruleset: "没有这套规则。", bad_request: "有些内容无效：请检查你输入的数字。",
       not_found: "服务器上已经没有这张照片了。", too_large: "照片太大了（最多 20 MB）。",
       empty: "文件是空的。", not_an_image: "这个文件不是服务器能读的照片。",
@@ -161,17 +200,27 @@ export function setLanguage(lang) {
   language = WORDS[lang] ? lang : "en";
 }
 
+const phrase = (key) => WORDS[language][key] ?? WORDS.en[key] ?? key;
+
 /** The phrase `key` in the current language, with {name} placeholders filled from `values`. */
 export function t(key, values = {}) {
-  const phrase = WORDS[language][key] ?? WORDS.en[key] ?? key;
-  return phrase.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  return phrase(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
-/** Plain words for an API refusal (an ApiError's `errors`, each with a `code`) or a failed connection. */
-export function errorText(error) {
+/** The phrase `key` as pieces to append to an element: its {name} placeholders filled from `values`, where a
+ *  value may be a DOM node (a tile picture inside a sentence, wherever each language puts it). */
+export function tParts(key, values = {}) {
+  const fill = (name) => (typeof values[name] === "object" ? values[name] : String(values[name] ?? ""));
+  return phrase(key).split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? fill(piece) : piece)).filter((piece) => piece !== "");
+}
+
+/** Plain words for an API refusal (an ApiError's `errors`, each with a `code`) or a failed connection. `about`
+ *  names what was asked for where a code needs it ("game": `not_found` is then the game, not the photo). */
+export function errorText(error, about = "") {
   const words = WORDS[language].errors;
   const codes = error.errors?.length ? error.errors.map((item) => item.code) : [error.code ?? "network"];
-  return [...new Set(codes)].map((code) => words[code] ?? words.unknown.replace("{code}", code)).join(" ");
+  return [...new Set(codes)].map((code) => words[`${about}_${code}`] ?? words[code] ?? words.unknown.replace("{code}", code))
+    .join(" ");
 }
 
 /** Every element with data-i18n (text), data-i18n-aria (aria-label), data-i18n-alt or data-i18n-title. */
@@ -184,4 +233,7 @@ export function translatePage(root) {
 }
 
 export const WORD_KEYS = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(WORDS[lang])]));
+/** Every phrase of a language, errors as "errors.code". */
+export const phrases = (lang) => Object.fromEntries(Object.entries(WORDS[lang]).flatMap(([key, value]) =>
+  (typeof value === "string" ? [[key, value]] : Object.entries(value).map(([code, text]) => [`errors.${code}`, text]))));
 export const ERROR_CODES = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(WORDS[lang].errors)]));

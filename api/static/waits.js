@@ -3,7 +3,7 @@
 // best first. It follows the page's redraws (hand, form, rule set); the answer to an older hand is dropped.
 import { call } from "./api.js";
 import { $ } from "./dom.js";
-import { errorText } from "./i18n.js";
+import { errorText, t, tParts } from "./i18n.js";
 import { tileFace } from "./tiles.js";
 
 const HAND_SIZE = 14;
@@ -30,13 +30,13 @@ export function analyseRequest(request) {
 
 /** "1 fan · 2 pts", or "—" where that way of winning is not allowed (or below the rule set's minimum). */
 export function valueText(value) {
-  return value ? `${value.fan_total} fan · ${value.points} ${value.points === 1 ? "pt" : "pts"}` : "—";
+  return value ? t(value.points === 1 ? "waits_value_one" : "waits_value", { fan: value.fan_total, points: value.points }) : "—";
 }
 
-/** "ready 听牌", "2 from ready 2向听", "complete 和了". */
+/** "ready", "2 from ready", "complete" (听牌, 2 向听, 和了). */
 export function distanceText(shanten) {
-  if (shanten < 0) return "complete 和了";
-  return shanten === 0 ? "ready 听牌" : `${shanten} from ready ${shanten}向听`;
+  if (shanten < 0) return t("waits_complete");
+  return shanten === 0 ? t("waits_ready") : t("waits_away", { n: shanten });
 }
 
 const left = (items) => items.reduce((sum, item) => sum + item.remaining, 0);
@@ -54,7 +54,10 @@ function tileList(items, className) {
 
 function waitsTable(waits) {
   const table = Object.assign(document.createElement("table"), { className: "fans waits" });
-  table.innerHTML = "<thead><tr><th>Wait 听</th><th>Left 余</th><th>Self-draw 自摸</th><th>Discard 食胡</th></tr></thead>";
+  const head = table.createTHead().insertRow();
+  for (const key of ["waits_wait", "waits_remaining", "self_draw", "discard"]) {
+    head.append(Object.assign(document.createElement("th"), { textContent: t(key) }));
+  }
   const body = table.createTBody();
   for (const wait of waits) {
     const row = body.insertRow();
@@ -72,18 +75,18 @@ function line(text, className = "") {
 
 /** The analysis as page elements. */
 export function renderAnalysis(answer) {
-  const parts = [line(`${answer.tiles} tiles: ${distanceText(answer.shanten)}`, "headline")];
-  if (answer.waits) parts.push(line(`${left(answer.waits)} tiles left that win`), waitsTable(answer.waits));
-  if (answer.useful) parts.push(line(`Tiles that help 进张 (${left(answer.useful)} left)`), tileList(answer.useful, "palette useful"));
+  const parts = [line(t("waits_headline", { n: answer.tiles, distance: distanceText(answer.shanten) }), "headline")];
+  if (answer.waits) parts.push(line(t("waits_left", { n: left(answer.waits) })), waitsTable(answer.waits));
+  if (answer.useful) parts.push(line(t("waits_useful", { n: left(answer.useful) })), tileList(answer.useful, "palette useful"));
   if (answer.discards) {
     // the discards that keep the hand nearest to winning; the others folded away
     const nearest = answer.discards[0].shanten;
     const best = answer.discards.filter((entry) => entry.shanten === nearest);
     const rest = answer.discards.slice(best.length);
-    parts.push(line("Best discards first 打哪张"), discardList(best, 1));
+    parts.push(line(t("waits_best")), discardList(best, 1));
     if (rest.length) {
       const more = document.createElement("details");
-      more.append(Object.assign(document.createElement("summary"), { textContent: `${rest.length} other discards` }),
+      more.append(Object.assign(document.createElement("summary"), { textContent: t("waits_others", { n: rest.length }) }),
         discardList(rest, best.length + 1));
       parts.push(more);
     }
@@ -97,11 +100,11 @@ function discardList(entries, start) {
     const item = document.createElement("li");
     item.dataset.code = entry.discard;
     const ready = Boolean(entry.waits);
-    item.append("Discard 打 ", tileFace(entry.discard), ` → ${distanceText(entry.shanten)}, ${ready ? "waits" : "helped by"} `,
-      tileList(entry.waits || entry.useful, "palette"));
+    item.append(...tParts(ready ? "waits_discard_ready" : "waits_discard_useful", { tile: tileFace(entry.discard),
+      distance: distanceText(entry.shanten), tiles: tileList(entry.waits || entry.useful, "palette") }));
     if (ready) {
       const top = Math.max(...entry.waits.flatMap((wait) => [wait.self_draw, wait.discard]).map((value) => value?.points ?? 0));
-      item.append(` (${left(entry.waits)} left, up to ${top} pts)`);
+      item.append(t("waits_discard_value", { n: left(entry.waits), points: top }));
     }
     list.append(item);
   }
@@ -113,14 +116,17 @@ function section() {
   if (!element) {
     element = Object.assign(document.createElement("section"), { id: "waits-section", hidden: true });
     element.setAttribute("aria-live", "polite");
-    element.append(Object.assign(document.createElement("h2"), { textContent: "Waits 听牌" }),
-      Object.assign(document.createElement("div"), { id: "waits" }));
+    const heading = document.createElement("h2");
+    heading.dataset.i18n = "waits"; // translatePage words it after a language switch
+    heading.textContent = t("waits");
+    element.append(heading, Object.assign(document.createElement("div"), { id: "waits" }));
     $("hand-section").after(element);
   }
   return element;
 }
 
-/** Analyse the hand now on the page (if it is one to analyse) and show the answer. */
+/** Analyse the hand now on the page (if it is one to analyse) and show the answer, in the page's language: the
+ *  page calls it on every redraw, a language switch included. */
 export async function updateWaits() {
   const token = ++asked;
   const request = currentRequest();

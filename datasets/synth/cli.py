@@ -18,7 +18,7 @@ def _synth(args: argparse.Namespace) -> int:
     if cache is None:
         print(f"note: no face sets in {args.art_cache} (run `fanshot art`); using drawn faces only", file=sys.stderr)
     start = time.perf_counter()
-    tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.art)
+    tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.art, args.randomise)
     print(f"wrote {args.n} images, {tiles} labelled tiles to {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -35,6 +35,18 @@ def _art(args: argparse.Namespace) -> int:
     return 0
 
 
+def _evalsets(args: argparse.Namespace) -> int:
+    from datasets.synth.evalsets import build_eval_sets, build_train_rows
+
+    if args.train_rows:
+        tiles = build_train_rows(args.out, args.train_rows, args.seed, args.web_tiles)
+        print(f"wrote {args.train_rows} training rows, {tiles} tiles, to {args.out}")
+        return 0
+    for name, path in build_eval_sets(args.out, args.seed, args.web_tiles, args.rows, args.big, args.clutter).items():
+        print(f"{name}: {path}")
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     from datasets.synth.art import ADAPTATION_SOURCE_NAMES, DEFAULT_CACHE, SOURCE_NAMES
 
@@ -48,7 +60,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--art", action="append", default=[], choices=SOURCE_NAMES + ADAPTATION_SOURCE_NAMES,
                         help="render in this cached art only (repeatable; default: every training source, never "
                         f"the adaptation-only {', '.join(ADAPTATION_SOURCE_NAMES)})")
+    parser.add_argument("--randomise", action="store_true", help="domain randomisation: framings from close-ups "
+                        "to small tiles, distractors, red fives, blank and framed white dragons, corner indices, ink")
     parser.set_defaults(run=_guarded(_synth))
+
+    from datasets.synth.evalsets import WEB_TILES
+
+    parser = subparsers.add_parser("evalsets", help="build the per-set evaluation sets (held-out web crops as "
+                                   "close-ups, mixed-set rows, small tiles in 12 MP photos, clutter)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--web-tiles", type=Path, default=WEB_TILES, help=f"default {WEB_TILES}")
+    parser.add_argument("--rows", type=int, default=100, help="mixed-set row photos (each of held-out and train)")
+    parser.add_argument("--big", type=int, default=20, help="12 MP photos of small tiles")
+    parser.add_argument("--clutter", type=int, default=60, help="photos with no tile")
+    parser.add_argument("--train-rows", type=int, metavar="N", help="instead: N training photos of rows of the "
+                        "training two-thirds of the web crops, with distractors")
+    parser.set_defaults(run=_guarded(_evalsets))
 
     parser = subparsers.add_parser("art", help="fetch and rasterise tile art into a cache; contact sheets")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")

@@ -29,8 +29,9 @@ from datasets.errors import DatasetError
 from datasets.synth.art import SOURCE_NAMES
 from datasets.synth.drawn import drawn_faces
 from datasets.synth.faces import FaceSet, load_face_sets
-from datasets.synth.layout import place_hand
+from datasets.synth.layout import Placed, place_hand
 from datasets.synth.scene import Scene, render
+from datasets.synth.variants import randomise_faces
 from datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
 from scoring.generate import RULESETS, corpus, random_request
 from scoring.tiles import BACK, to_string
@@ -49,6 +50,7 @@ class Example:
     source: str
     request: dict[str, Any]
     boxes: tuple[Box, ...]
+    variants: dict[str, str]  # what domain randomisation varied (empty without it)
 
 
 def has_concealed_kong(request: dict[str, Any]) -> bool:
@@ -88,15 +90,41 @@ def _cjk_font() -> Path | None:
     return None
 
 
-def render_example(index: int, seed: int, request: dict[str, Any], sets: Mapping[str, FaceSet]) -> Example:
-    """Photo `index` of the run with `seed`: a scene of `request`'s hand in one art source, and its labels."""
+# Domain randomisation (`--randomise`): how much of the frame the tiles span, by framing. A whole hand fills
+# most of it; a small one is a few % of a 12 MP frame a tile; a close-up shows one to three tiles, up to ~90 %.
+FRAMINGS = {"hand": (0.6, 0.95), "small": (0.3, 0.5), "closeup": (0.4, 0.95)}
+FRAMING_SHARES = (0.6, 0.2, 0.2)
+
+
+def randomised(placed: list[Placed], faces: FaceSet, seed: int, index: int
+               ) -> tuple[list[Placed], FaceSet, tuple[float, float], np.random.Generator, dict[str, str]]:
+    """The tiles, faces, framing and distractor stream of a domain-randomised photo, and what was varied;
+    drawn from their own stream (seed, index, 2)."""
+    rng = np.random.default_rng([seed, index, 2])
+    framing = str(rng.choice(list(FRAMINGS), p=FRAMING_SHARES))
+    if framing == "closeup":
+        start = int(rng.integers(len(placed)))
+        placed = placed[start:start + int(rng.integers(1, 4))]
+    faces, taken = randomise_faces(faces, rng)
+    return placed, faces, FRAMINGS[framing], rng, {"framing": framing, **taken}
+
+
+def render_example(index: int, seed: int, request: dict[str, Any], sets: Mapping[str, FaceSet],
+                   randomise: bool = False) -> Example:
+    """Photo `index` of the run with `seed`: a scene of `request`'s hand in one art source, and its labels;
+    `randomise` varies framing, faces and distractors (the same hand, art and scene draws otherwise)."""
     rng = np.random.default_rng([seed, index])
     source = sorted(sets)[rng.integers(len(sets))]
-    scene = render(place_hand(request["hand"], rng), sets[source], rng)
+    placed, faces, variants = place_hand(request["hand"], rng), sets[source], {}
+    if randomise:
+        placed, faces, fill, stream, variants = randomised(placed, faces, seed, index)
+        scene = render(placed, faces, rng, fill, stream)
+    else:
+        scene = render(placed, faces, rng)
     h, w = scene.image.shape[:2]
     boxes = tuple(box_from_corners(CLASS_INDEX[tile.code], np.divide(tile.box, [w, h, w, h]), f"synth {index}")
                   for tile in scene.tiles)
-    return Example(index, seed, scene, source, request, boxes)
+    return Example(index, seed, scene, source, request, boxes, variants)
 
 
 def jitter_box(box: Sequence[float], rng: np.random.Generator, size: tuple[int, int],
@@ -117,8 +145,9 @@ def stem(index: int) -> str:
 
 def sidecar(example: Example) -> dict[str, Any]:
     codes = [tile.code for tile in example.scene.tiles]
+    extra = {"variants": example.variants} if example.variants else {}
     return {"request": example.request, "art": example.source,
-            "tiles": to_string(code for code in codes if code != BACK), "backs": codes.count(BACK)}
+            "tiles": to_string(code for code in codes if code != BACK), "backs": codes.count(BACK), **extra}
 
 
 def write_example(example: Example, out: Path, crops: Path | None) -> None:
@@ -145,26 +174,26 @@ def write_example(example: Example, out: Path, crops: Path | None) -> None:
 _worker: dict[str, Any] = {}
 
 
-def _init(sets: dict[str, FaceSet], seed: int, out: Path, crops: Path | None) -> None:
-    _worker.update(sets=sets, seed=seed, out=out, crops=crops)
+def _init(sets: dict[str, FaceSet], seed: int, out: Path, crops: Path | None, randomise: bool) -> None:
+    _worker.update(sets=sets, seed=seed, out=out, crops=crops, randomise=randomise)
 
 
 def _job(item: tuple[int, dict[str, Any]]) -> int:
-    example = render_example(item[0], _worker["seed"], item[1], _worker["sets"])
+    example = render_example(item[0], _worker["seed"], item[1], _worker["sets"], _worker["randomise"])
     write_example(example, _worker["out"], _worker["crops"])
     return len(example.boxes)
 
 
 def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, crops: Path | None = None,
-                  workers: int = 2, art: Sequence[str] = ()) -> int:
-    """Render `n` photos into the YOLO folder `out` (and crops) in the art `face_sets` picks; the number of
-    labelled tiles."""
+                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False) -> int:
+    """Render `n` photos into the YOLO folder `out` (and crops) in the art `face_sets` picks, domain-randomised
+    with `randomise`; the number of labelled tiles."""
     sets = face_sets(art_cache, art)
     for folder in (out / "images", out / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     jobs = list(enumerate(hand_requests(n, seed)))
-    args = (sets, seed, out, crops)
+    args = (sets, seed, out, crops, randomise)
     if workers <= 1:
         _init(*args)
         return sum(map(_job, jobs))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from datasets.synth.distractors import scatter
 from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, IVORY, back_face
 from datasets.synth.layout import DOWN, STANDING, Placed
 from datasets.synth.textures import table_texture
@@ -88,9 +89,10 @@ def tile_corners(tile: Placed, thick: float) -> np.ndarray:
     return local @ np.array([[c, s, 0], [-s, c, 0], [0, 0, 1]]) + [tile.x, tile.y, 0]
 
 
-def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int], high: bool = True) -> Camera:
+def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int], high: bool = True,
+            fill: tuple[float, float] = (0.7, 0.95)) -> Camera:
     """A camera seeing every point, from a random height (only low when not `high`: standing tiles face it),
-    direction and roll, the points filling much of the frame, off centre."""
+    direction and roll, the points spanning a share of the frame drawn from `fill`, off centre."""
     w, h = size
     fov = np.radians(rng.uniform(50, 70))
     focal = 0.5 * max(w, h) / np.tan(fov / 2)
@@ -105,7 +107,7 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     rotation = np.stack([c * right - s * up, -(s * right + c * up), forward])
     target = points.mean(axis=0)
     distance = 1.0 + np.ptp(points[:, :2], axis=0).max() * focal / max(w, h)
-    fill = rng.uniform(0.7, 0.95)
+    fill = rng.uniform(*fill)
     for _ in range(4):  # move closer or farther until the points span `fill` of the frame
         camera = Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
         span = np.ptp(camera.project(points), axis=0)
@@ -120,14 +122,16 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     return Camera(rotation, camera.centre, focal, (w / 2 + shift[0], h / 2 + shift[1]))
 
 
-def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.random.Generator) -> Scene:
-    """Render placed tiles with one face set; every tile lies wholly inside the image."""
+def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.random.Generator,
+           fill: tuple[float, float] = (0.7, 0.95), distractors: np.random.Generator | None = None) -> Scene:
+    """Render placed tiles with one face set; every tile lies wholly inside the image, the tiles spanning a
+    share `fill` of it. With a `distractors` random stream, tile-like objects lie on the table around them."""
     w, h = SIZES[rng.choice(len(SIZES), p=[0.45, 0.25, 0.2, 0.1])]
     thick = rng.uniform(0.6, 0.8)
     corners = [tile_corners(tile, thick) for tile in tiles]
-    camera = look_at(rng, np.concatenate(corners), (w, h), high=all(tile.pose != STANDING for tile in tiles))
+    camera = look_at(rng, np.concatenate(corners), (w, h), all(tile.pose != STANDING for tile in tiles), fill)
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
-    image = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2])
+    image = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2], distractors)
     image = _shadows(image, camera, corners, light, rng)
     body = np.float32(list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
     face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
@@ -213,9 +217,11 @@ def _warp_face(image: np.ndarray, tops: np.ndarray, art: np.ndarray, quad: np.nd
     np.maximum(tops[y0:y1, x0:x1], alpha[..., 0], out=tops[y0:y1, x0:x1])
 
 
-def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int], tiles_xy: np.ndarray) -> np.ndarray:
-    """The table texture, with a few flat objects (coins, chips, paper) clear of the tiles, seen through the
-    camera: drawn on the table plane, warped into the image."""
+def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int], tiles_xy: np.ndarray,
+           distractors: np.random.Generator | None = None) -> np.ndarray:
+    """The table texture, with a few flat objects (coins, chips, paper; with `distractors`, also keyboards,
+    dominoes, dice, cards, fingers) clear of the tiles, seen through the camera: drawn on the table plane,
+    warped into the image."""
     w, h = size
     corners = _table_points(camera, np.float64([[0, 0], [w, 0], [w, h], [0, h]]))
     low, high = corners.min(axis=0), corners.max(axis=0)
@@ -223,6 +229,10 @@ def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int], tile
     tex_size = np.maximum(np.ceil((high - low) * scale).astype(int), 8)
     texture = table_texture(rng, (int(tex_size[1]), int(tex_size[0])))
     _objects(texture, rng, (tiles_xy - low) * scale, scale)
+    if distractors is not None:
+        tiles_px = (tiles_xy - low) * scale
+        scatter(texture, distractors, int(distractors.integers(1, 7)), scale,
+                (*tiles_px.min(axis=0), *tiles_px.max(axis=0)))
     table_px = (corners - low) * scale
     matrix = cv2.getPerspectiveTransform(np.float32(table_px), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     warped = cv2.warpPerspective(np.clip(texture, 0, 255).astype(np.uint8), matrix, (w, h),

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -63,9 +64,14 @@ def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
     return buffer.getvalue()
 
 
+def local_client(app: FastAPI, **options: Any) -> TestClient:
+    """A test client that calls the app by a name it answers to (the app refuses TestClient's `testserver`)."""
+    return TestClient(app, base_url="http://localhost", **options)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile))
+    return local_client(create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile))
 
 
 @pytest.fixture

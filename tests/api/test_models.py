@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from tests.api.conftest import fake_name_tile, fake_recognize, jpeg
+from tests.api.conftest import fake_name_tile, fake_recognize, jpeg, local_client
 
 
 def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
@@ -38,8 +38,8 @@ def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None 
 
 
 def app_client(data: Path, adapter=None, recognize=fake_recognize) -> TestClient:
-    return TestClient(create_app(data, recognize=recognize, name_tile=fake_name_tile,
-                                 **({"adapt": adapter} if adapter else {})))
+    return local_client(create_app(data, recognize=recognize, name_tile=fake_name_tile,
+                                   **({"adapt": adapter} if adapter else {})))
 
 
 def confirm_photos(client: TestClient, count: int) -> None:

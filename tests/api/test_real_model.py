@@ -4,11 +4,10 @@ import io
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
-from tests.api.conftest import real_photo
+from tests.api.conftest import local_client, real_photo
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -17,7 +16,7 @@ if not any(MODELS.glob("*.onnx")):
 
 
 def test_real_photo_is_recognised(tmp_path):
-    client = TestClient(create_app(tmp_path))
+    client = local_client(create_app(tmp_path))
     response = client.post("/v1/recognitions", files={"photo": ("hand.jpg", real_photo().read_bytes())})
     assert response.status_code == 201, response.text
     result = response.json()
@@ -30,7 +29,7 @@ def test_real_photo_is_recognised(tmp_path):
 
 @pytest.mark.parametrize(("width", "height"), [(1, 5000), (20000, 1)])
 def test_long_thin_images_are_read_not_a_500(tmp_path, width, height):
-    client = TestClient(create_app(tmp_path))
+    client = local_client(create_app(tmp_path))
     photo = io.BytesIO()
     Image.new("RGB", (width, height), (20, 120, 60)).save(photo, "PNG")
     response = client.post("/v1/recognitions", files={"photo": ("thin.png", photo.getvalue())})
@@ -39,7 +38,7 @@ def test_long_thin_images_are_read_not_a_500(tmp_path, width, height):
 
 
 def test_a_drawn_box_is_named_by_the_shipped_classifier(tmp_path):
-    client = TestClient(create_app(tmp_path))
+    client = local_client(create_app(tmp_path))
     recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", real_photo().read_bytes())}).json()
     tile = max((t for t in recognition["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
     response = client.post(f"/v1/recognitions/{recognition['id']}/classify", json={"box": tile["box"]})

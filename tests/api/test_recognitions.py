@@ -1,15 +1,15 @@
 import io
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import create_app
 from datasets.importer import read_dataset
 from datasets.yolo import parse_data_yaml, parse_labels
 from scoring.tiles import DETECTOR_CLASSES
-from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg
+from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
 from tests.vision.test_image import png_header_only
 
 WINNING_HAND = {"concealed": "123m456p789s11122z", "winning_tile": "2z"}
@@ -129,7 +129,17 @@ def malformed(change):
     (malformed(lambda body: body["tiles"][0].update(box=[5, 5, 1, 9])), "bad_box"),
     (malformed(lambda body: body["tiles"][0].update(box=[0, 0, 9999, 10])), "bad_box"),
     (malformed(lambda body: body["tiles"][0].pop("box")), "bad_request"),
-    (malformed(lambda body: body.pop("hand")), "bad_request"),
+    (malformed(lambda body: body["hand"].update(winning_tile="1m2m")), "bad_tile"),
+    (malformed(lambda body: body["hand"].update(melds=[{"kind": "pung", "tiles": "111s"}] * 1_000)),
+     "too_many_tiles"),
+    (malformed(lambda body: body["hand"].update(concealed="1m" * 15)), "too_many_tiles"),
+    (malformed(lambda body: body["hand"].update(concealed="11111m")), "too_many_copies"),
+    (malformed(lambda body: body["hand"].update(melds=[{"kind": "chow", "tiles": "135m"}])), "bad_meld"),
+    (malformed(lambda body: body["hand"].update(winning_tile="9p")), "winning_tile_missing"),
+    (malformed(lambda body: body.update(ruleset="riichi")), "unknown_ruleset"),
+    (malformed(lambda body: body.update(options={"min_fan": "1"})), "bad_option"),
+    (malformed(lambda body: body.update(context={"win": "tsumo"})), "bad_context"),
+    (malformed(lambda body: body.update(context={"stake": {"unit": "10"}})), "bad_context"),
     (malformed(lambda body: body["hand"].update(concealed="123x")), "bad_tile"),
     (malformed(lambda body: body["hand"].update(extra=1)), "bad_request"),
     (lambda recognition: [1, 2, 3], "bad_request"),
@@ -138,6 +148,64 @@ def test_malformed_confirmations_are_422(client, recognition, make, code):
     response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=make(recognition))
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["code"] == code
+
+
+@pytest.mark.parametrize("hand", [None, {"concealed": "123m45p", "melds": [{"kind": "pung", "tiles": "777z"}]},
+                                  {"concealed": "", "winning_tile": ""},
+                                  {"concealed": "11z", "melds": [{"kind": "kong", "tiles": "", "concealed": True},
+                                                                 {"kind": "pung", "tiles": "55s"}]}])
+def test_a_confirmation_may_have_no_hand_or_a_draft_one(client, recognition, hand):
+    body = {**confirmation_of(recognition), "hand": hand}
+    body["tiles"][0]["code"] = "back"
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json().get("hand") == hand and response.json()["tiles"][0]["code"] == "back"
+
+
+def test_an_oversized_confirmation_is_refused_before_it_is_read(client, recognition):
+    body = {**confirmation_of(recognition), "hand": {"concealed": "1m" * 9_000_000}}
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 413 and response.json()["errors"][0]["code"] == "too_large"
+    assert client.get(f"/v1/recognitions/{recognition['id']}").json()["confirmation"] is None
+
+
+def test_if_match_guards_against_lost_updates(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    read = client.get(url).headers["etag"]
+    first = client.put(f"{url}/confirmation", json=confirmation_of(recognition), headers={"If-Match": read})
+    assert first.status_code == 200 and first.headers["etag"] != read
+    assert client.get(url).headers["etag"] == first.headers["etag"]
+    stale = client.put(f"{url}/confirmation", json={**confirmation_of(recognition), "hand": None},
+                       headers={"If-Match": read})
+    assert stale.status_code == 412 and stale.json()["errors"][0]["code"] == "precondition_failed"
+    assert stale.headers["etag"] == first.headers["etag"]
+    assert client.get(url).json()["confirmation"] == first.json()
+    again = client.put(f"{url}/confirmation", json=confirmation_of(recognition),
+                       headers={"If-Match": first.headers["etag"]})
+    assert again.status_code == 200 and again.json()["confirmed_at"] >= first.json()["confirmed_at"]
+
+
+def test_concurrent_confirmations_with_one_etag_store_exactly_one(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    read = client.get(url).headers["etag"]
+
+    def confirm(index: int) -> int:
+        body = confirmation_of(recognition)
+        body["tiles"][0]["code"] = DETECTOR_CLASSES[index]
+        return client.put(f"{url}/confirmation", json=body, headers={"If-Match": read}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(confirm, range(16)))
+    assert sorted(statuses) == [200] + [412] * 15
+
+
+def test_confirmations_are_stamped_in_the_order_they_are_stored(client, recognition):
+    url = f"/v1/recognitions/{recognition['id']}"
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: client.put(f"{url}/confirmation", json=confirmation_of(recognition)),
+                                range(16)))
+    latest = max(answer.json()["confirmed_at"] for answer in answers)
+    assert client.get(url).json()["confirmation"]["confirmed_at"] == latest
 
 
 def test_export_is_a_yolo_dataset_of_confirmed_photos(client, recognition):
@@ -181,7 +249,7 @@ def test_unknown_export_format_is_422(client):
 def test_errors_never_leak_internals(tmp_path):
     def broken(image, models_dir):
         raise RuntimeError("secret detail in /srv/fanshot/vision.py")
-    client = TestClient(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
+    client = local_client(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 500
     assert response.json() == {"errors": [{"code": "internal", "message": response.json()["errors"][0]["message"]}]}
@@ -191,7 +259,7 @@ def test_errors_never_leak_internals(tmp_path):
 def test_missing_recognizer_is_503(tmp_path):
     def absent(image, models_dir):
         raise ModuleNotFoundError("No module named 'vision.recognize'")
-    client = TestClient(create_app(tmp_path, recognize=absent))
+    client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 503 and response.json()["errors"][0]["code"] == "model_unavailable"
 
@@ -220,3 +288,61 @@ def test_recognised_tiles_can_be_echoed_back_as_the_confirmation(client, recogni
                           json={"tiles": tiles, "hand": WINNING_HAND})
     assert response.status_code == 200, response.text
     assert response.json()["tiles"][MISREAD] == {"code": "3m", "box": recognition["tiles"][MISREAD]["box"]}
+
+
+def photo_bytes(format: str, colour: tuple[int, int, int] = (20, 120, 60), **params) -> bytes:  # noqa: A002
+    buffer = io.BytesIO()
+    Image.new("RGB", (640, 480), colour).save(buffer, format, **params)
+    return buffer.getvalue()
+
+
+def confirmed_upload(client, data: bytes, name: str = "hand.jpg") -> dict:
+    created = client.post("/v1/recognitions", files={"photo": (name, data)})
+    assert created.status_code == 201, created.text
+    created = created.json()
+    assert client.put(f"/v1/recognitions/{created['id']}/confirmation",
+                      json=confirmation_of(created)).status_code == 200
+    return created
+
+
+def exported(client) -> zipfile.ZipFile:
+    response = client.get("/v1/datasets/export?format=yolo")
+    assert response.status_code == 200
+    return zipfile.ZipFile(io.BytesIO(response.content))
+
+
+@pytest.mark.parametrize(("format", "params", "suffix"), [
+    ("GIF", {}, ".jpg"), ("TIFF", {}, ".jpg"), ("WEBP", {}, ".jpg"), ("BMP", {}, ".jpg"),
+    ("HEIF", {"quality": 90}, ".jpg"), ("MPO", {"save_all": True}, ".jpg"), ("PNG", {}, ".png"),
+    ("JPEG", {}, ".jpg"),
+])
+def test_every_photo_is_stored_and_exported_as_jpeg_or_png(client, tmp_path, format, params, suffix):  # noqa: A002
+    created = confirmed_upload(client, photo_bytes(format, **params))
+    image = client.get(f"/v1/recognitions/{created['id']}/image")
+    assert image.headers["content-type"] == {".jpg": "image/jpeg", ".png": "image/png"}[suffix]
+    assert Image.open(io.BytesIO(image.content)).size == (640, 480)
+    exported(client).extractall(tmp_path / "export")
+    [example] = read_dataset(tmp_path / "export")[""]
+    assert example.image.name == f"{created['id']}{suffix}" and len(example.boxes) == len(READ_CODES)
+
+
+def test_a_photo_uploaded_three_times_is_exported_once_with_its_latest_confirmation(client):
+    first, second, third = (confirmed_upload(client, jpeg()) for _ in range(3))
+    latest = confirmation_of(third)
+    latest["tiles"] = latest["tiles"][:5]
+    assert client.put(f"/v1/recognitions/{second['id']}/confirmation", json=latest).status_code == 200
+    archive = exported(client)
+    assert sorted(archive.namelist()) == ["data.yaml", f"images/{second['id']}.jpg", f"labels/{second['id']}.txt"]
+    assert len(archive.read(f"labels/{second['id']}.txt").decode().splitlines()) == 5
+
+
+def test_export_splits_train_and_val_by_photo(client, tmp_path):
+    ids = [confirmed_upload(client, photo_bytes("JPEG", (index * 20, 90, 200)))["id"] for index in range(12)]
+    archive = exported(client)
+    data = parse_data_yaml(archive.read("data.yaml").decode(), "data.yaml")
+    assert (data["train"], data["val"]) == ("train/images", "val/images")
+    archive.extractall(tmp_path / "export")
+    splits = read_dataset(tmp_path / "export")
+    train, val = ({example.image.stem for example in splits[split]} for split in ("train", "val"))
+    assert val and train and not train & val and train | val == set(ids)
+    assert exported(client).namelist() == archive.namelist()  # the same photos in the same splits every time

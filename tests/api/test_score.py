@@ -1,6 +1,7 @@
 import pytest
 
 import scoring
+from api.models import ScoreResponse
 
 if not hasattr(scoring, "score"):
     pytest.skip("scoring.score is not written yet (issue 2)", allow_module_level=True)
@@ -29,7 +30,15 @@ def test_nulls_mean_not_given(client):
     ({**REQUEST, "hand": {"concealed": "123m", "winning_tile": "1m"}}, "too_few_tiles"),
     ({**REQUEST, "hand": {"concealed": "123q", "winning_tile": "1m"}}, "bad_tile"),
     ({**REQUEST, "ruleset": "nope"}, "unknown_ruleset"),
-    ({**REQUEST, "hand": {"concealed": "123m"}}, "bad_request"),
+    ({**REQUEST, "hand": {"winning_tile": "1m"}}, "bad_request"),
+    ({**REQUEST, "hand": {**REQUEST["hand"], "winning_tile": "1m2m"}}, "bad_tile"),
+    ({**REQUEST, "hand": {**REQUEST["hand"], "melds": [{"kind": "pung", "tiles": "111s"}] * 1_000}},
+     "too_many_tiles"),
+    ({**REQUEST, "context": {"stake": {"unit": "10"}}}, "bad_context"),
+    ({**REQUEST, "context": {"stake": {"unit": True}}}, "bad_context"),
+    ({**REQUEST, "options": {"min_fan": "1"}}, "bad_option"),
+    ({**REQUEST, "options": {"fans": {"all_chows": -1}}}, "bad_option"),
+    ({**REQUEST, "options": {"fans": {"no_such_pattern": 1}}}, "unknown_option"),
     ({**REQUEST, "contxt": {}}, "bad_request"),
     ([], "bad_request"),
 ])
@@ -50,6 +59,31 @@ def test_rulesets(client):
     assert client.get("/v1/rulesets/jipinghu").json() == scoring.ruleset_details("jipinghu")
     missing = client.get("/v1/rulesets/nope")
     assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "unknown_ruleset"
+
+
+def test_the_scorers_parser_is_the_one_validator(client):
+    """What `fanshot score` accepts, the API accepts: a nested fan override, and no winning tile."""
+    for body in ({**REQUEST, "options": {"fans": {"all_chows": 2}}},
+                 {**REQUEST, "hand": {"concealed": "123m456p789s11122z"}}):
+        response = client.post("/v1/score", json=body)
+        assert response.status_code == 200, response.text
+        assert response.json() == scoring.score(body)
+
+
+def test_the_schema_documents_what_the_parser_accepts(client):
+    schema = client.get("/openapi.json").json()["paths"]["/v1/score"]["post"]["requestBody"]["content"]
+    request = schema["application/json"]["schema"]
+    options = request["properties"]["options"]["anyOf"][0]["properties"]
+    assert {"fans", "min_fan", "cap", "ghosts"} <= options.keys()
+    assert request["required"] == ["hand"] and request["properties"]["hand"]["required"] == ["concealed"]
+
+
+@pytest.mark.parametrize("body", [REQUEST, {**REQUEST, "options": {"fans": {"all_chows": 2}}},
+                                  {**REQUEST, "ruleset": "qianggang", "context": {"win": "self_draw"}}])
+def test_score_responses_conform_to_their_model(client, body):
+    response = client.post("/v1/score", json=body)
+    assert response.status_code == 200, response.text
+    ScoreResponse.model_validate(response.json())
 
 
 QIANGGANG = {

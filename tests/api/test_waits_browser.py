@@ -16,7 +16,7 @@ def test_discards_then_waits_follow_the_hand(server, phone):  # noqa: F811 - the
 
     section = page.locator("#waits-section")
     expect(section).to_be_visible()
-    expect(section.locator(".headline")).to_have_text("14 tiles: ready 听牌")
+    expect(section.locator(".headline")).to_have_text("14 tiles: ready")
     best = section.locator(".discards li").first
     expect(best).to_have_attribute("data-code", "3s")
     expect(best.locator(".palette .pick")).to_have_count(1)
@@ -31,7 +31,7 @@ def test_discards_then_waits_follow_the_hand(server, phone):  # noqa: F811 - the
     misread.click()
     page.locator("#picker-actions").get_by_role("button", name="Out of the hand").click()  # into the tray
     expect(section).to_be_visible()
-    expect(section.locator(".headline")).to_have_text("13 tiles: ready 听牌")
+    expect(section.locator(".headline")).to_have_text("13 tiles: ready")
     request = {"ruleset": "jipinghu", "hand": {"concealed": "12m456p789s11122z"},
                "context": {"seat_wind": "1z", "prevalent_wind": "1z"}}
     wait = httpx.post(f"{server}/v1/analyse", json=request).json()["waits"][0]

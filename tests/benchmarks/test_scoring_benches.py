@@ -30,3 +30,13 @@ def test_scoring_bench_parts() -> None:
     result = run("scoring_bench.py", "--parts", "--n", "60", "--runs", "1")
     assert {"fanshot score()", "fanshot evaluation", "mahjong parsing", "mahjong estimate_hand_value"} <= result.keys()
     assert all(us > 0 for us in result.values())
+
+
+def test_response_digest_covers_answers_and_refusals(tmp_path) -> None:
+    """Nine requests per hand, both answers and refusals among them, every line kept; the same seed, the same
+    digest."""
+    lines = tmp_path / "responses.jsonl"
+    result = run("response_digest.py", "--n", "8", "--out", str(lines))
+    assert result["requests"] == 72 and result["scored"] > 8 and result["refused"] > 8
+    assert len(lines.read_text(encoding="utf-8").splitlines()) == 72
+    assert run("response_digest.py", "--n", "8")["sha256"] == result["sha256"]

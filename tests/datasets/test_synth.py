@@ -202,3 +202,21 @@ def test_cli_synth_and_contact_sheet(tmp_path: Path) -> None:
 def test_contact_sheets_need_a_filled_cache(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="no face sets"):
         write_contact_sheets(tmp_path, tmp_path / "sheet.png")
+
+
+def test_randomised_photos_vary_framing_and_faces_but_not_the_plain_ones() -> None:
+    request = corpus(1, 3)[0]
+    plain = render_example(0, 3, request, SETS)
+    assert plain.variants == {} and "variants" not in sidecar(plain)
+    framings = Counter()
+    for index in range(12):
+        example = render_example(index, 3, request, SETS, randomise=True)
+        framings[example.variants["framing"]] += 1
+        assert sidecar(example)["variants"] == example.variants
+        assert_labels_fit(format_labels(example.boxes), example.scene.tiles, example.scene.image.shape[1::-1])
+        if example.variants["framing"] == "closeup":
+            assert 1 <= len(example.scene.tiles) <= 3
+            w, h = example.scene.image.shape[1::-1]
+            widest = max(tile.box[2] - tile.box[0] for tile in example.scene.tiles)
+            assert widest > 0.15 * w  # a close-up's tiles are large in the frame
+    assert set(framings) == {"hand", "small", "closeup"}

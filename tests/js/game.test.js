@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { describeHand, handChange, playerAt, winRequest } from "../../api/static/game.js";
+import { setLanguage } from "../../api/static/i18n.js";
 
 const hand = { concealed: "123m456p789s555s11z", winning_tile: "1z" };
 const game = {
@@ -37,10 +38,16 @@ test("another winner on the same discard edits the last hand, read with that han
     wins: [{ winner: 1, request: { hand }, recognition_id: "r1" }, { winner: 3, request: { hand } }] } });
 });
 
-test("each hand in one line", () => {
-  assert.equal(describeHand(game, game.hands[0]), "Bo 1 fan on Cai's discard");
-  assert.equal(describeHand(game, { kind: "draw" }), "Draw 流局");
-  assert.equal(describeHand(game, { kind: "win", discarder: null,
-    wins: [{ winner: 0, fan_total: 3, kept: true }, { winner: 2, fan_total: 1, kept: false }] }),
-  "Ann 3 fan, Cai 1 fan (截胡: not paid) self-draw");
-});
+const twoWinners = { kind: "win", discarder: null,
+  wins: [{ winner: 0, fan_total: 3, kept: true }, { winner: 2, fan_total: 1, kept: false }] };
+const lines = {
+  en: ["Bo 1 fan on Cai's discard", "Draw", "Ann 3 fan, Cai 1 fan (intercepted: not paid) self-draw"],
+  zh: ["Bo 1 番，Cai 放炮", "流局", "Ann 3 番、Cai 1 番（截胡：不付），自摸"],
+};
+for (const [lang, expected] of Object.entries(lines)) {
+  test(`each hand in one line (${lang})`, () => {
+    setLanguage(lang);
+    assert.deepEqual([game.hands[0], { kind: "draw" }, twoWinners].map((hand) => describeHand(game, hand)), expected);
+    setLanguage("en");
+  });
+}

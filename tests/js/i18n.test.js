@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ERROR_CODES, WORD_KEYS, errorText, setLanguage, t } from "../../api/static/i18n.js";
+import { ERROR_CODES, WORD_KEYS, errorText, setLanguage, t, tParts } from "../../api/static/i18n.js";
 
 test("English and Chinese have the same phrases and the same error codes", () => {
   assert.deepEqual([...WORD_KEYS.zh].sort(), [...WORD_KEYS.en].sort());
@@ -21,7 +21,27 @@ test("an API refusal is worded by its code, never its field path", () => {
   assert.match(errorText({ errors: [], code: "network" }), /connection/);
 });
 
+test("a code is worded for what was asked for: a game not found is not a photo not found", () => {
+  const missing = { errors: [{ code: "not_found", message: "no game with id 'x'" }] };
+  setLanguage("en");
+  assert.match(errorText(missing, "game"), /game/);
+  assert.match(errorText(missing), /photo/);
+  setLanguage("zh");
+  assert.match(errorText(missing, "game"), /这一局/);
+  setLanguage("en");
+});
+
 test("placeholders are filled", () => {
   setLanguage("en");
   assert.equal(t("count", { n: 13, needed: 14 }), "13 + 1 of 14");
+});
+
+test("a phrase in pieces puts a value that is not text (a tile picture) where the language puts it", () => {
+  const tile = { picture: "5m" };
+  setLanguage("en");
+  assert.deepEqual(tParts("waits_discard_value", { n: 3, points: 8 }), [" (", "3", " left, up to ", "8", " pts)"]);
+  assert.deepEqual(tParts("waits_discard_ready", { tile, distance: "ready", tiles: tile }).filter((piece) => piece === tile).length, 2);
+  setLanguage("zh");
+  assert.equal(tParts("waits_discard_ready", { tile, distance: "听牌", tiles: tile })[1], tile);
+  setLanguage("en");
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { setLanguage } from "../../api/static/i18n.js";
 import { analyseRequest, distanceText, tileCount, valueText } from "../../api/static/waits.js";
 
 const context = { win: "discard", seat_wind: "2z", prevalent_wind: "1z", discarder: "1z", stake: { unit: 1 },
@@ -24,11 +25,15 @@ test("13 or 14 tiles are analysed, without the winning tile or what only a finis
   assert.equal(analyseRequest({ ...request, hand: { ...request.hand, concealed: "123m456p789s555s123z" } }), null);
 });
 
-test("values and distances in words", () => {
-  assert.equal(valueText({ fan_total: 1, points: 2 }), "1 fan · 2 pts");
-  assert.equal(valueText({ fan_total: 0, points: 1 }), "0 fan · 1 pt");
-  assert.equal(valueText(null), "—");
-  assert.equal(distanceText(0), "ready 听牌");
-  assert.equal(distanceText(2), "2 from ready 2向听");
-  assert.equal(distanceText(-1), "complete 和了");
-});
+const words = {
+  en: [["1 fan · 2 pts", "0 fan · 1 pt", "—"], ["ready", "2 from ready", "complete"]],
+  zh: [["1 番 · 2 分", "0 番 · 1 分", "—"], ["听牌", "2 向听", "和了"]],
+};
+for (const [lang, [values, distances]] of Object.entries(words)) {
+  test(`values and distances in words (${lang})`, () => {
+    setLanguage(lang);
+    assert.deepEqual([{ fan_total: 1, points: 2 }, { fan_total: 0, points: 1 }, null].map(valueText), values);
+    assert.deepEqual([0, 2, -1].map(distanceText), distances);
+    setLanguage("en");
+  });
+}

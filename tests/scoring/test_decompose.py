@@ -222,22 +222,30 @@ def test_ghosts_take_the_best_value(ruleset, options, concealed, ghosts, fans, p
     assert response["points"] == points
 
 
-def test_suit_table_matches_the_search() -> None:
-    """Each suit's precomputed splits are exactly the sets-and-pair search's, for every vector the table holds and
-    for random ones of at most 14 tiles (absent from the table when no split exists)."""
-    import random
+def test_block_tables_match_the_search() -> None:
+    """Each suit's precomputed splits, and the honours' direct split, are exactly the general search's (`_standard`
+    without ghosts), for every vector the suit table holds and for random ones of at most 14 tiles (absent from the
+    table when no split exists)."""
+    from scoring.decompose import _honour_splits, _standard, _suit_group_table, _suit_table
 
-    from scoring.decompose import _block_splits, _suit_splits, _suit_table
+    def searched(start: int, counts: tuple[int, ...]) -> set:
+        size = sum(counts)
+        if size % 3 == 1:
+            return set()
+        vector = [0] * 34
+        vector[start:start + len(counts)] = counts
+        return set(_standard(tuple(vector), 0, size // 3, size % 3 == 2, ()))
 
-    def readings(splits) -> set:
-        return {tuple(sorted(split)) for split in splits}
+    def looked_up(start: int, counts: tuple[int, ...]) -> set:
+        found = _honour_splits(counts) if start == 27 else _suit_group_table(start).get(counts, ())
+        return {tuple(sorted(split)) for split in found}
 
     for counts in _suit_table():
-        assert readings(_suit_splits(9, counts)) == readings(_block_splits(9, counts))
+        assert looked_up(9, counts) == searched(9, counts)
     rng = random.Random(5)
     for _ in range(20_000):
-        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(9))
+        start = rng.choice((0, 9, 18, 27))
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(7 if start == 27 else 9))
         if sum(counts) > 14:  # more than a hand holds (4 sets and a pair)
             continue
-        start = rng.choice((0, 9, 18))
-        assert readings(_suit_splits(start, counts)) == readings(_block_splits(start, counts))
+        assert looked_up(start, counts) == searched(start, counts)

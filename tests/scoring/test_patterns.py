@@ -288,3 +288,8 @@ def test_a_pattern_never_applies_without_the_facts_it_requires() -> None:
                     assert pattern.applies(situation) == 0, (pattern.id, request)
                     checked += 1
     assert checked > 10_000
+
+
+def test_special_wins_exclude_nothing() -> None:
+    """The evaluator adds special wins after gathering what the called patterns exclude (scoring.evaluate)."""
+    assert all(not p.excludes for p in PATTERNS.values() if p.special_win)

@@ -167,6 +167,19 @@ def test_bad_options(name, overrides, code) -> None:
     assert caught.value.code == code
 
 
+@pytest.mark.parametrize(("good", "bad"), [
+    ({"cap": 1}, {"cap": True}), ({"min_fan": 0}, {"min_fan": False}),
+    ({"fans": {"chicken": 1}}, {"fans": {"chicken": True}}),
+])
+def test_overrides_are_built_once_and_still_checked(good, bad) -> None:
+    """A rule set with the same overrides is built once and shared; a value equal to a good one but of another type
+    (`true` == 1 in Python) is still refused."""
+    assert rules.load("jipinghu", dict(good)) is rules.load("jipinghu", dict(good))
+    with pytest.raises(ScoringError) as caught:
+        rules.load("jipinghu", bad)
+    assert caught.value.code == "bad_option"
+
+
 @pytest.mark.parametrize("options", ["x", 5, ["cap"], True])
 def test_options_must_be_an_object(options) -> None:
     with pytest.raises(ScoringError) as caught:

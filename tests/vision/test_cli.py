@@ -1,8 +1,12 @@
 import json
+from pathlib import Path
 
 import pytest
 
 from fanshot.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
+SAMPLE = next(iter(sorted(SAMPLE.glob("*.jpg"))), SAMPLE)
 
 
 def test_read_and_eval_report_unreadable_input_with_exit_code_2(tmp_path, capsys):
@@ -20,3 +24,28 @@ def test_a_score_threshold_outside_0_to_1_is_refused(command, conf, capsys):
         main([*command, "--conf", conf])
     assert stop.value.code == 2
     assert "--conf" in capsys.readouterr().err
+
+
+def test_eval_without_a_set_is_refused(capsys):
+    assert main(["eval"]) == 2
+    assert "at least one" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
+def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, capsys):
+    from vision.evaluate import read_photo
+
+    result, _ = read_photo(SAMPLE)
+    codes = [t["code"] for t in result["tiles"]]
+    right, empty = tmp_path / "right.jsonl", tmp_path / "empty.jsonl"
+    right.write_text(json.dumps({"image": str(SAMPLE), "tiles": "".join(c for c in codes if c != "back"),
+                                 "backs": codes.count("back")}) + "\n")
+    empty.write_text(json.dumps({"image": str(SAMPLE), "tiles": "", "backs": 0}) + "\n")  # as if it held no tile
+    assert main(["eval", str(right), str(empty), "--json"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert list(reports) == [str(right), str(empty)]
+    assert (reports[str(right)]["f1"], reports[str(right)]["false_per_photo"]) == (1.0, 0.0)
+    assert reports[str(empty)]["false_per_photo"] == len(codes)
+    assert main(["eval", str(right), str(empty)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {tmp_path}")]
+    assert len(rows) == 2

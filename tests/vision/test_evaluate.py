@@ -2,7 +2,7 @@ import json
 
 import numpy as np
 
-from vision.evaluate import Tally, hand_view, true_hand
+from vision.evaluate import Tally, hand_view, true_hand, variant_counts
 from vision.metrics import Boxes
 
 HAND = {"concealed": "11m234p567s777z", "melds": [{"kind": "kong", "tiles": "9999m", "concealed": True,
@@ -33,3 +33,14 @@ def test_tally_scores_the_proposed_hand_and_the_layout_on_the_true_boxes():
     summary = tally.summary()
     assert (summary["hands"], summary["hand_exact"], summary["layout_exact_on_labels"]) == (2, 0.5, 0.5)
     assert "hand_exact" not in Tally().summary()
+
+
+def test_randomised_variants_are_scored_apart():
+    tally = Tally()
+    truth = ["5m", "5m", "5p", "5z", "1m"]
+    found = [{"code": code} for code in ("5m", "5p", "5z", "1m", "5s")]
+    tally.add_variants({"tiles": found}, truth, {"fives": "red", "white": "blank", "framing": "hand"})
+    tally.add_variants({"tiles": found[:1]}, ["5z"], {"white": "framed"})
+    assert variant_counts({"fives": "art"}, ["5m"], ["5m"]) == {}
+    summary = {k: v for k, v in tally.summary().items() if k.startswith("recall[")}
+    assert summary == {"recall[fives=red]": 2 / 3, "recall[white=blank]": 1.0, "recall[white=framed]": 0.0}

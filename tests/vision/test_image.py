@@ -1,5 +1,7 @@
 import io
 import struct
+import subprocess
+import sys
 import zlib
 
 import numpy as np
@@ -139,3 +141,76 @@ def test_big_jpeg_decoded_at_reduced_size_is_upright(orientation, monkeypatch):
     for (column, row), colour in QUADRANTS.items():
         centre = pixels[row * 600 + 300, column * 800 + 400].astype(int)
         assert np.abs(centre - colour).max() < 12, (column, row, centre)
+
+
+MEASURE_DECODE = """
+import sys
+from pathlib import Path
+from PIL import Image
+from vision.image import RECOGNITION_MAX_SIDE, decode_bytes, draft_scale, is_jpeg, load_photo, _open
+
+def high_water_kb():
+    return int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1])
+
+data = Path(sys.argv[1]).read_bytes()
+image = _open(data)
+scale = draft_scale(*image.size, RECOGNITION_MAX_SIDE) if is_jpeg(image) else 1
+before = high_water_kb()
+load_photo(data, max_side=RECOGNITION_MAX_SIDE)
+print((high_water_kb() - before) * 1024, decode_bytes(image, scale, RECOGNITION_MAX_SIDE))
+"""
+
+
+def gradient(mode: str, size: tuple[int, int]) -> Image.Image:
+    return Image.linear_gradient("L").resize(size).convert(mode)
+
+
+@pytest.mark.parametrize(("name", "image", "params"), [
+    ("rgb.png", lambda: gradient("RGB", (4000, 3000)), {}),
+    ("rgba16.png", lambda: None, {}),  # written by hand below: Pillow saves no 16-bit RGBA
+    ("palette.gif", lambda: Image.radial_gradient("L").resize((4000, 3000)).convert("RGB").quantize(64), {}),
+    ("cmyk.tif", lambda: gradient("CMYK", (4000, 3000)), {}),
+    ("rgb.bmp", lambda: gradient("RGB", (4000, 3000)), {}),
+    ("rgba.webp", lambda: gradient("RGBA", (4000, 3000)), {"lossless": True}),
+    ("rgb.heic", lambda: gradient("RGB", (4000, 3000)), {"quality": 50}),
+    ("progressive.jpg", lambda: gradient("RGB", (8000, 6000)), {"progressive": True}),
+    ("baseline.jpg", lambda: gradient("RGB", (8000, 6000)), {}),
+])
+def test_decoding_takes_no_more_memory_than_estimated(tmp_path, name, image, params):
+    """The header-based estimate that bounds each decode (MAX_DECODE_BYTES) against the measured peak."""
+    path = tmp_path / name
+    if name == "rgba16.png":
+        path.write_bytes(png_of_zeros(4000, 3000, colour_type=6, depth=16))
+    else:
+        image().save(path, **params)
+    measured, estimated = map(int, subprocess.run([sys.executable, "-c", MEASURE_DECODE, str(path)], check=True,
+                                                  capture_output=True, text=True).stdout.split())
+    assert measured <= estimated, f"{name}: measured {measured >> 20} MB, estimated {estimated >> 20} MB"
+    assert estimated <= 3 * max(measured, 16 << 20), f"{name}: the estimate refuses photos needlessly"
+
+
+def png_of_zeros(width: int, height: int, colour_type: int = 2, depth: int = 8) -> bytes:
+    """A PNG of zeros, written row by row: kilobytes on disk, any size when decoded."""
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour_type]
+    row = b"\x00" + bytes(width * channels * depth // 8)
+    compressor = zlib.compressobj(9)
+    pixels = b"".join(compressor.compress(row) for _ in range(height)) + compressor.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize(("width", "height", "colour_type", "depth"), [
+    (1, 49_000_000, 2, 8),  # 6 KB: was 1 GB and a 500
+    (7000, 7000, 6, 16),
+    (16000, 3000, 6, 16),
+])
+def test_decompression_bombs_are_refused_from_the_header(width, height, colour_type, depth):
+    assert error_code(png_of_zeros(width, height, colour_type, depth)) == "too_many_pixels"
+
+
+def test_heic_photos_are_read():
+    pixels = load_photo(encode(Image.new("RGB", (640, 480), (200, 30, 30)), "HEIF", quality=90))
+    assert pixels.shape == (480, 640, 3) and abs(int(pixels[240, 320, 0]) - 200) < 12

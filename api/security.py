@@ -1,0 +1,162 @@
+"""Who may use the server, and how its answers may be used (one ASGI middleware for every route, streaming ones
+included: it reads the request's headers and adds headers to the answer's start).
+
+- Host: only names of this server (localhost, this machine's addresses, names given with --allowed-host) are
+  served: a page on another name that DNS points here (rebinding) gets 421, not the dataset.
+- Cross-site writes: an unsafe method (POST, PUT, PATCH, DELETE) whose Origin is not this server, or that the
+  browser marks `Sec-Fetch-Site: cross-site`, is refused (403): a plain form on another site cannot upload or
+  confirm. Clients that are not browsers send neither header.
+- Access token (optional, --token or FANSHOT_TOKEN): every request but /healthz carries it, as
+  `Authorization: Bearer TOKEN` (API clients) or the `fanshot_token` cookie, which opening the page once as
+  `/?token=TOKEN` sets (the page's own requests then carry it).
+- Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import ipaddress
+import socket
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qs, urlsplit
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, RedirectResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+TOKEN_COOKIE = "fanshot_token"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+OPEN_PATHS = frozenset({"/healthz"})  # for monitors, token or not
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
+# The page loads its own scripts only; styles may be set inline by its scripts; photos preview from blob: URLs.
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob: data:; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# Swagger UI and ReDoc start from an inline script.
+DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; worker-src blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+DOCS_PATHS = ("/docs", "/redoc")
+COMMON_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                  (b"x-frame-options", b"DENY")]
+
+
+def machine_addresses() -> set[str]:
+    """This machine's addresses: those of its host name, and the one it reaches its network by (a phone on the
+    home network opens the page at that one)."""
+    addresses = set()
+    with contextlib.suppress(OSError):
+        addresses |= {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None)}
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))  # a UDP connect sends nothing: it only picks the outgoing address
+                addresses.add(udp.getsockname()[0])
+        except OSError:
+            continue
+    return addresses
+
+
+def default_hosts() -> set[str]:
+    name = socket.gethostname()
+    return {*LOCAL_NAMES, name, f"{name}.local", *machine_addresses()}
+
+
+def host_name(netloc: str) -> str:
+    """`example.org:8000` → `example.org`; `[::1]:8000` → `::1`; lower case."""
+    try:
+        return (urlsplit(f"//{netloc}").hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Security:
+    allowed_hosts: frozenset[str] = field(default_factory=lambda: frozenset(default_hosts()))
+    token: str | None = None
+
+    @classmethod
+    def with_hosts(cls, extra: Iterable[str], token: str | None) -> Security:
+        names = {name.strip().lower().strip("[]") for name in extra if name.strip()}
+        return cls(frozenset(default_hosts() | names), token or None)
+
+    def host_allowed(self, host: str) -> bool:
+        name = host_name(host)
+        if name in self.allowed_hosts:
+            return True
+        try:
+            return ipaddress.ip_address(name).is_loopback
+        except ValueError:
+            return False
+
+
+def refusal(status: int, code: str, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"errors": [{"code": code, "message": message}]}, status_code=status, headers=headers)
+
+
+class Guard:
+    def __init__(self, app: ASGIApp, security: Security) -> None:
+        self.app, self.security = app, security
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        answer = self.refusal(scope)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.headers(scope)]
+            await send(message)
+
+        await (answer or self.app)(scope, receive, send_with_headers)
+
+    def refusal(self, scope: Scope) -> JSONResponse | RedirectResponse | None:
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        if not self.security.host_allowed(host):
+            return refusal(421, "unknown_host", f"this server does not answer to the name {host_name(host)!r}; "
+                           "start it with --allowed-host NAME to allow that name")
+        if scope["method"] in UNSAFE_METHODS and cross_site(headers, host):
+            return refusal(403, "cross_origin", "a request from another site may not change anything here")
+        token = self.security.token
+        if token is None or scope["path"] in OPEN_PATHS:
+            return None
+        offered = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [None])[0]
+        if scope["path"] == "/" and offered is not None and hmac.compare_digest(offered, token):
+            page = RedirectResponse("/", status_code=303)  # the token leaves the address bar and the history
+            page.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict",
+                            secure=scope.get("scheme") == "https")
+            return page
+        if not any(hmac.compare_digest(candidate, token) for candidate in presented_tokens(headers)):
+            return refusal(401, "unauthorized", "this server needs its access token: send `Authorization: Bearer "
+                           "TOKEN`, or open the page once as /?token=TOKEN", **{"WWW-Authenticate": "Bearer"})
+        return None
+
+    @staticmethod
+    def headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+        policy = DOCS_POLICY if scope["path"] in DOCS_PATHS else PAGE_POLICY
+        return [*COMMON_HEADERS, (b"content-security-policy", policy.encode())]
+
+
+def cross_site(headers: Headers, host: str) -> bool:
+    origin = headers.get("origin")
+    if origin is not None:
+        return origin == "null" or urlsplit(origin).netloc.lower() != host.lower()
+    return headers.get("sec-fetch-site") == "cross-site"
+
+
+def presented_tokens(headers: Headers) -> list[str]:
+    tokens = []
+    scheme, _, credentials = headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credentials.strip():
+        tokens.append(credentials.strip())
+    cookie = SimpleCookie()
+    try:
+        cookie.load(headers.get("cookie", ""))
+    except CookieError:  # a malformed Cookie header carries no token
+        return tokens
+    if TOKEN_COOKIE in cookie:
+        tokens.append(cookie[TOKEN_COOKIE].value)
+    return tokens

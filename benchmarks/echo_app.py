@@ -1,0 +1,12 @@
+"""The peer for /v1/score's HTTP cost: a bare FastAPI route that decodes the same JSON body and answers it back,
+served by the same server the same way (`uvicorn echo_app:app --app-dir benchmarks --workers 2`)."""
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+app = FastAPI()
+
+
+@app.post("/v1/score")
+async def echo(request: Request) -> JSONResponse:
+    return JSONResponse(await request.json())

@@ -1,0 +1,109 @@
+"""`POST /v1/score` under wrk, against a bare FastAPI route echoing the same JSON (benchmarks/echo_app.py) in the
+same run: latency p50 / p99 per connection count, and each server's CPU per request (its processes' user +
+system time over the run, from /proc).
+
+    .venv/bin/python benchmarks/score_under_wrk.py [--duration 20] [--connections 50 200]
+
+Both servers run with 2 workers on this machine, as does wrk (one thread); runs alternate between the two
+servers so that drift in the host's speed hits both. Prints one JSON line per run and a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_api import cpu_seconds, score_bodies  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LUA = ROOT / "benchmarks" / "wrk_score.lua"
+UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def start(command: list[str], port: int) -> subprocess.Popen:
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.post(f"http://127.0.0.1:{port}/v1/score", content=b"{}", timeout=2)
+            return server
+        except httpx.TransportError:
+            time.sleep(0.2)
+    server.kill()
+    raise TimeoutError(f"{command} did not start")
+
+
+def wrk(port: int, connections: int, duration: int, bodies: Path) -> dict:
+    output = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "-s", str(LUA),
+                             f"http://127.0.0.1:{port}/v1/score", "--", str(bodies)],
+                            capture_output=True, text=True, check=True).stdout
+    percentiles = {int(q): float(v) * UNITS_MS[unit]
+                   for q, v, unit in re.findall(r"^\s+(\d+)%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)}
+    requests = int(re.search(r"(\d+) requests in", output)[1])
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    timeouts = re.search(r"timeout (\d+)", output)
+    return {"requests": requests, "p50_ms": percentiles[50], "p99_ms": percentiles[99],
+            "non_2xx": int(non_2xx[1]) if non_2xx else 0, "timeouts": int(timeouts[1]) if timeouts else 0}
+
+
+def measure(name: str, server: subprocess.Popen, port: int, connections: int, duration: int, bodies: Path) -> dict:
+    wrk(port, connections, 3, bodies)  # warm-up
+    before = cpu_seconds(server.pid)
+    result = wrk(port, connections, duration, bodies)
+    used = cpu_seconds(server.pid) - before
+    return {"server": name, "connections": connections, **result, "rps": round(result["requests"] / duration),
+            "server_cpu_ms_per_request": round(1000 * used / result["requests"], 3)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=20, help="seconds per run")
+    parser.add_argument("--connections", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        bodies = Path(scratch) / "bodies.jsonl"
+        bodies.write_bytes(b"\n".join(score_bodies()) + b"\n")
+        workers = str(args.workers)
+        servers = {
+            "fanshot": (start([sys.executable, "-m", "fanshot", "serve", "--port", "8811", "--workers", workers,
+                               "--data-dir", str(Path(scratch) / "data")], 8811), 8811),
+            "bare FastAPI echo": (start([sys.executable, "-m", "uvicorn", "echo_app:app", "--app-dir", "benchmarks",
+                                         "--port", "8812", "--workers", workers, "--no-access-log"], 8812), 8812),
+        }
+        try:
+            results = []
+            for connections in args.connections:
+                for name, (server, port) in servers.items():
+                    results.append(measure(name, server, port, connections, args.duration, bodies))
+                    print(json.dumps(results[-1]), flush=True)
+        finally:
+            for server, _ in servers.values():
+                server.terminate()
+                server.wait(30)
+    print("\n| server | connections | rps | p50 ms | p99 ms | p99 / p50 | non-2xx | timeouts | "
+          "server CPU ms / request |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(f"| {r['server']} | {r['connections']} | {r['rps']:,} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | "
+              f"{r['p99_ms'] / r['p50_ms']:.1f} | {r['non_2xx']} | {r['timeouts']} | "
+              f"{r['server_cpu_ms_per_request']} |")
+    for connections in args.connections:
+        ours, peer = (next(r for r in results if r["server"] == name and r["connections"] == connections)
+                      for name in servers)
+        print(f"CPU per request at {connections} connections: fanshot / echo = "
+              f"{ours['server_cpu_ms_per_request'] / peer['server_cpu_ms_per_request']:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

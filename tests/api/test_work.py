@@ -1,0 +1,88 @@
+"""Recognitions wait in a pool of their own: while uploads wait, every other request is still served; past the
+queue's bound an upload is refused with 503 and Retry-After; decodes share a memory budget."""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from api.app import create_app
+from api.work import MemoryBudget, RecognitionPool
+from tests.api.conftest import fake_recognize, jpeg, local_client
+from tests.api.test_recognitions import confirmation_of
+
+UPLOADS = 48
+
+
+@pytest.fixture
+def stuck(tmp_path):
+    """An app whose recognizer blocks until `release` is set, and a way to upload to it from many threads."""
+    release, entered = threading.Event(), threading.Semaphore(0)
+
+    def blocked_recognize(image, models_dir):
+        entered.release()
+        release.wait(60)
+        return fake_recognize(image, models_dir)
+
+    client = local_client(create_app(tmp_path, recognize=blocked_recognize))
+    done = client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg())})  # before blocking
+    assert done.status_code == 201
+    release.clear()
+    yield client, release, entered, done.json()
+    release.set()
+
+
+def upload(client):
+    return client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg(), "image/jpeg")})
+
+
+def test_other_requests_are_served_while_48_uploads_wait(stuck):
+    client, release, entered, recognition = stuck
+    release.set()
+    entered.acquire()  # the fixture's own upload
+    release.clear()
+    url = f"/v1/recognitions/{recognition['id']}"
+    with ThreadPoolExecutor(UPLOADS) as uploads, ThreadPoolExecutor(1) as reader:
+        waiting = [uploads.submit(upload, client) for _ in range(UPLOADS)]
+        assert entered.acquire(timeout=30)  # a recognition is running, the others wait
+        read = reader.submit(client.get, url)
+        confirm = reader.submit(client.put, f"{url}/confirmation", json=confirmation_of(recognition))
+        assert read.result(timeout=10).status_code == 200
+        assert confirm.result(timeout=10).status_code == 200
+        assert client.get("/healthz").status_code == 200
+        release.set()
+        assert sorted({future.result(timeout=60).status_code for future in waiting}) == [201]
+
+
+def test_uploads_past_the_queue_bound_get_503_and_retry_after(stuck):
+    client, release, entered, _ = stuck
+    client.app.state.recognition_pool = RecognitionPool(workers=1, queue_limit=3)
+    with ThreadPoolExecutor(3) as uploads:
+        waiting = [uploads.submit(upload, client) for _ in range(3)]
+        assert entered.acquire(timeout=30)
+        while client.app.state.recognition_pool.waiting < 3:
+            threading.Event().wait(0.01)
+        refused = upload(client)
+        assert refused.status_code == 503 and refused.json()["errors"][0]["code"] == "busy"
+        assert int(refused.headers["retry-after"]) > 0
+        release.set()
+        assert [future.result(timeout=60).status_code for future in waiting] == [201] * 3
+
+
+def test_the_memory_budget_lets_only_what_fits_decode_at_once():
+    budget = MemoryBudget(100)
+    inside, most = [0], [0]
+    lock = threading.Lock()
+
+    def decode(amount):
+        with budget.reserve(amount):
+            with lock:
+                inside[0] += amount
+                most[0] = max(most[0], inside[0])
+            threading.Event().wait(0.01)
+            with lock:
+                inside[0] -= amount
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(decode, [60, 30, 50, 70, 10, 40, 100, 20] * 4))
+    assert most[0] <= 100 and budget.free == 100

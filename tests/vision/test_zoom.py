@@ -1,0 +1,89 @@
+"""The zoom pass of `vision.recognize`: when it looks again, where, and how the two looks merge."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.image import RECOGNITION_MAX_SIDE, load_photo
+from vision.recognize import (
+    MODELS_DIR,
+    ZOOM_IN_TARGET,
+    Found,
+    cut_at_edge,
+    fills_frame,
+    find_tiles,
+    inside,
+    load_models,
+    mostly_within,
+    zoom_window,
+)
+
+SHARED = Path(__file__).resolve().parents[3] / "shared/data"
+needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
+
+
+def row(x0: float, y0: float, side: float, count: int) -> np.ndarray:
+    return np.array([[x0 + k * side, y0, x0 + (k + 1) * side, y0 + side * 1.3] for k in range(count)], float)
+
+
+@pytest.mark.parametrize(("side", "zooms"), [(48.0, False), (30.0, False), (12.0, True), (6.0, True)])
+def test_only_tiles_small_in_the_localisers_input_are_looked_at_again(side, zooms):
+    # a 1600 px photo reaches the 416 px localiser at 0.26 scale: 48 px tiles are 12.5 px there
+    boxes = row(400, 500, side * 1600 / 416, 9)
+    assert (zoom_window(boxes, 1600, 1200, 416) is not None) == zooms
+    assert zoom_window(np.zeros((0, 4)), 1600, 1200, 416) is None
+
+
+def test_the_window_is_centred_on_the_tiles_and_brings_them_to_the_target_size():
+    boxes = row(700, 600, 48, 5)  # 12.5 px in the input
+    x1, y1, x2, y2 = zoom_window(boxes, 1600, 1200, 416)
+    assert x1 <= boxes[:, 0].min() and x2 >= boxes[:, 2].max() and y1 <= boxes[:, 1].min() and y2 >= boxes[:, 3].max()
+    side_in_window = np.sqrt(48 * 48 * 1.3) * 416 / max(x2 - x1, y2 - y1)
+    assert side_in_window == pytest.approx(ZOOM_IN_TARGET, rel=0.05)
+    sliver = zoom_window(np.array([[500.0, 500, 500.2, 500.2]] * 3), 1600, 1200, 416)
+    assert sliver[2] - sliver[0] >= 64 and sliver[3] - sliver[1] >= 64  # never an empty crop
+    corner = zoom_window(row(0, 0, 30, 3), 1600, 1200, 416)  # shifted inside the photo, not past its edge
+    assert corner[0] == 0 and corner[1] == 0
+
+
+def test_tiles_cut_by_an_inner_window_edge_are_dropped_not_those_at_the_photos_edge():
+    window = (100, 0, 500, 400)  # its left and bottom edges are inside the photo, its top is the photo's
+    boxes = np.array([[0.5, 50, 40, 90], [50, 0, 90, 30], [200, 370, 240, 399.5], [100, 100, 150, 150]])
+    assert cut_at_edge(boxes, window, 800, 600).tolist() == [True, False, True, False]
+    assert inside(np.array([[120.0, 10, 160, 60], [90, 10, 130, 60]]), window).tolist() == [True, False]
+
+
+def test_a_tile_found_zoomed_out_replaces_the_fragments_found_inside_it():
+    fragments = np.array([[10.0, 10, 60, 60], [300, 300, 340, 350]])
+    whole = np.array([[0.0, 0, 200, 260]])
+    assert mostly_within(fragments, whole).tolist() == [True, False]
+    merged = Found(fragments[1:], np.array([0.6]), ["face"]).merged(Found(whole, np.array([0.9]), ["face"]))
+    assert len(merged) == 2 and merged.scores.tolist() == pytest.approx([0.9, 0.6])
+
+
+@needs_models
+def test_a_tile_filling_the_frame_is_found_by_the_zoom_pass():
+    photo = load_photo((SHARED / "web-tiles-camerash/images/1.jpg").read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+    models = load_models()
+    single, look = find_tiles(photo, models, models.conf, zoom=False)
+    assert (len(single), look) == (0, "single")
+    zoomed, look = find_tiles(photo, models, models.conf)
+    assert look == "out" and len(zoomed) == 1
+    x1, y1, x2, y2 = zoomed.boxes[0]
+    assert (x2 - x1) * (y2 - y1) > 0.5 * photo.shape[0] * photo.shape[1]
+
+
+@needs_models
+def test_a_photo_with_tiles_of_the_usual_size_takes_a_single_look():
+    photo_path = sorted((SHARED / "chinese-mahjong-detection/test/images").glob("*.jpg"))[0]
+    photo = load_photo(photo_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+    models = load_models()
+    found, look = find_tiles(photo, models, models.conf)
+    assert look == "single" and len(found) >= 5
+
+
+
+def test_the_zoomed_out_look_keeps_only_tiles_that_fill_the_frame():
+    boxes = np.array([[0.0, 0, 240, 320], [10, 10, 200, 260], [20, 20, 80, 300], [100, 100, 140, 150]])
+    assert fills_frame(boxes, 240, 320).tolist() == [True, True, False, False]
