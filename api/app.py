@@ -16,6 +16,7 @@ from api.dependencies import (
     Recognizer,
     TileNamer,
     load_shipped_models,
+    model_adapter,
     model_recognizer,
     model_tile_namer,
 )
@@ -26,8 +27,21 @@ from api.game_store import SqlGameStore
 from api.lifecycle import lifespan
 from api.limits import BodyLimit
 from api.metrics import Metrics
+from api.model_versions import Adapter, ModelVersions
 from api.observability import RequestContext
-from api.routers import analyse, classify, datasets, games, operations, page, recognitions, rulesets, score, tiles
+from api.routers import (
+    analyse,
+    classify,
+    datasets,
+    games,
+    models,
+    operations,
+    page,
+    recognitions,
+    rulesets,
+    score,
+    tiles,
+)
 from api.routers.page import STATIC
 from api.security import Guard, Security
 from api.store import Store
@@ -41,6 +55,7 @@ MAX_BODY_BYTES = 256 * 1024
 def create_app(data_dir: Path, *, database_url: str | None = None, images_url: str | None = None,
                s3_endpoint_url: str | None = None, recognize: Recognizer = model_recognizer,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
+               adapt: Adapter = model_adapter, base_models: Path | None = None,
                security: Security | None = None) -> FastAPI:
     """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py);
     `security`: the names it answers to and its access token (default: this machine's names, no token)."""
@@ -51,7 +66,6 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.store = Store(data_dir, database_url=database_url, images_url=images_url,
                             s3_endpoint_url=s3_endpoint_url)
     app.state.recognize = recognize
-    app.state.recognition_pool = RecognitionPool()
     app.state.name_tile = name_tile
     app.state.load_models = load_models
     app.state.metrics = Metrics()
@@ -60,6 +74,8 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     engine = app.state.store.engine
     app.state.games = SqlGameStore(engine)
     app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
+    app.state.adapt = adapt
+    app.state.model_versions = ModelVersions(engine, data_dir / "models", base_models)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.add_middleware(Guard, security=security or Security())
@@ -76,4 +92,5 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.include_router(classify.router)
     app.include_router(games.router)
     app.include_router(operations.router)
+    app.include_router(models.router)
     return app

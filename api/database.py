@@ -15,7 +15,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Column, Connection, Engine, ForeignKey, Integer, MetaData, Table, Text, create_engine, event
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import make_url
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -45,6 +57,30 @@ games = Table(
     Column("updated_at", Text, nullable=False),
     Column("setup", Text, nullable=False),  # JSON
     Column("hands", Text, nullable=False),  # JSON
+)
+
+# The recogniser's model versions (api/model_versions.py)
+model_versions = Table(
+    "model_versions", metadata,
+    Column("id", Text, primary_key=True),
+    Column("created_at", Text, nullable=False),
+    Column("adaptation", Text, nullable=False),  # JSON: how it was made and its held-out figures
+)
+model_settings = Table(
+    "model_settings", metadata,
+    Column("key", Text, primary_key=True),  # "active": the version recognitions use
+    Column("value", Text, nullable=False),
+)
+adapt_jobs = Table(
+    "adapt_jobs", metadata,
+    Column("id", Text, primary_key=True),
+    Column("created_at", Text, nullable=False),
+    Column("updated_at", Text, nullable=False),
+    Column("state", Text, nullable=False),  # queued, running, done, failed
+    Column("progress", Float, nullable=False),
+    Column("message", Text, nullable=False),
+    Column("version", Text),
+    Column("outcome", Text),  # JSON
 )
 
 

@@ -1,5 +1,5 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer and the pool recognitions run in."""
+the store, the tile recognizer, the model versions it may use and the pool recognitions run in."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -15,25 +16,34 @@ from fastapi import Depends, Request
 from api.game_events import GameEvents
 from api.game_store import GameStore
 from api.metrics import Metrics
+from api.model_versions import Adapter, ModelVersions
 from api.store import Store
 from api.work import RecognitionPool
 
-Recognizer = Callable[[np.ndarray], dict[str, Any]]
-TileNamer = Callable[[np.ndarray, list[float]], dict[str, Any]]  # photo, box → {code, confidence, alternatives}
-ModelLoader = Callable[[], str]  # loads the recognition models (once), returns their version
+Recognizer = Callable[[np.ndarray, Path | None], dict[str, Any]]  # photo, models folder → recognition result
+TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # … → {code, confidence, alternatives}
+ModelLoader = Callable[[], str]  # loads the shipped recognition models (once), returns their version
 
 
-def model_recognizer(image: np.ndarray) -> dict[str, Any]:
+# Models folders are None for the shipped models (vision.recognize.MODELS_DIR).
+def model_recognizer(image: np.ndarray, models_dir: Path | None) -> dict[str, Any]:
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
-    from vision.recognize import recognize
+    from vision.recognize import load_models, recognize
 
-    return recognize(image)
+    return recognize(image, load_models(models_dir) if models_dir else None)
 
 
-def model_tile_namer(image: np.ndarray, box: list[float]) -> dict[str, Any]:
-    from vision.recognize import name_tile
+def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | None) -> dict[str, Any]:
+    from vision.recognize import load_models, name_tile
 
-    return name_tile(image, box)
+    return name_tile(image, box, load_models(models_dir) if models_dir else None)
+
+
+def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) -> dict[str, Any]:
+    from vision.adapt import adapt
+    from vision.recognize import MODELS_DIR
+
+    return adapt(yolo_dir, out, base or MODELS_DIR, **options)
 
 
 @cache
@@ -72,7 +82,17 @@ def metrics(request: Request) -> Metrics:
     return request.app.state.metrics
 
 
+def model_versions(request: Request) -> ModelVersions:
+    return request.app.state.model_versions
+
+
+def adapter(request: Request) -> Adapter:
+    return request.app.state.adapt
+
+
 StoreDep = Annotated[Store, Depends(store)]
+ModelVersionsDep = Annotated[ModelVersions, Depends(model_versions)]
+AdapterDep = Annotated[Adapter, Depends(adapter)]
 RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
 RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]

@@ -78,6 +78,14 @@ def stored_photo(example: store.Example, images: ImageStore) -> bytes:
     return photo
 
 
+def labelled_files(example: store.Example, images: ImageStore) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    """An example as the files of a YOLO split: (images/NAME, the upright photo), (labels/STEM.txt, its boxes)."""
+    photo, name = upright_photo(stored_photo(example, images), example.image_file)
+    size = example.recognition["image"]
+    boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
+    return (f"images/{name}", photo), (f"labels/{PurePath(name).stem}.txt", format_labels(boxes).encode("ascii"))
+
+
 def split_by_photo(examples: Iterable[store.Example], images: ImageStore) -> dict[str, list[store.Example]]:
     """One example per distinct photo (the last of each: examples come oldest confirmation first), split into
     train and val by content hash; a single photo is a flat dataset (trained and validated on)."""
@@ -99,10 +107,8 @@ def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> It
         for split, chosen in splits.items():
             folder = f"{split}/" if split else ""
             for example in chosen:
-                photo, name = upright_photo(stored_photo(example, images), example.image_file)
-                size = example.recognition["image"]
-                boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
-                archive.writestr(f"{folder}images/{name}", photo, zipfile.ZIP_STORED)
-                archive.writestr(f"{folder}labels/{PurePath(name).stem}.txt", format_labels(boxes))
+                (image, photo), (label, labels) = labelled_files(example, images)
+                archive.writestr(f"{folder}{image}", photo, zipfile.ZIP_STORED)
+                archive.writestr(f"{folder}{label}", labels)
                 yield outbox.take()
     yield outbox.take()  # the central directory

@@ -237,6 +237,7 @@ class Recognition(BaseModel):
                                          "detections that are not part of it")
     suggestions: list[Any]
     timing_ms: Any
+    model_version: str | None = Field(None, description="the model version that read it (`GET /v1/models`)")
     confirmation: StoredConfirmation | None = Field(None, description="set once the reading is confirmed")
 
 
@@ -275,3 +276,39 @@ class TileName(BaseModel):
     code: str
     zh: str
     en: str
+
+
+class ActiveModel(Strict):
+    version: str = Field(description="a model version id from `GET /v1/models` (`base`: the shipped models)")
+
+
+class HeldOutFigures(BaseModel):
+    photos: int = Field(description="confirmed photos held out of the adaptation and read by both models")
+    f1: float = Field(description="tile F1 of this version on them")
+    exact_photos: int
+    base_f1: float = Field(description="tile F1 of the shipped models on the same photos")
+    base_exact_photos: int
+
+
+class ModelVersion(BaseModel):
+    id: str
+    created_at: str | None
+    active: bool
+    photos: int = Field(description="confirmed photos it was adapted on (0: the shipped models)")
+    held_out: HeldOutFigures | None
+
+
+class ModelListing(BaseModel):
+    active: str
+    versions: list[ModelVersion]
+
+
+class AdaptJob(BaseModel):
+    id: str
+    created_at: str
+    updated_at: str
+    state: Literal["queued", "running", "done", "failed"]
+    progress: float = Field(description="0 to 1")
+    message: str
+    version: str | None = Field(description="the new model version, once made")
+    outcome: dict[str, Any] | None = Field(description="held-out `figures` and whether the version was `activated`")

@@ -93,8 +93,9 @@ def _export(args: argparse.Namespace) -> int:
 
 def _read(args: argparse.Namespace) -> int:
     from vision.evaluate import read_photo
+    from vision.recognize import load_models
 
-    result, ms = read_photo(args.photo)
+    result, ms = read_photo(args.photo, models=load_models(args.models) if args.models else None)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
@@ -135,6 +136,28 @@ def _eval(args: argparse.Namespace) -> int:
                      for key in ROW_COLUMNS]
             variants = ", ".join(f"{key} {value:.3f}" for key, value in report.items() if key.startswith("recall["))
             print(f"| {name} | " + " | ".join(cells) + f" | {variants} |")
+    return 0
+
+
+def _adapt(args: argparse.Namespace) -> int:
+    from vision.adapt import adapt
+    from vision.recognize import MODELS_DIR
+
+    def progress(fraction: float, message: str) -> None:
+        print(f"{fraction:4.0%} {message}", file=sys.stderr)
+
+    command = f"fanshot adapt --yolo {args.yolo} --out {args.out}" + (f" --models {args.models}" if args.models else "")
+    record = adapt(args.yolo, args.out, args.models or MODELS_DIR, progress=progress, command=command)
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    held = record["held_out"]
+    for kind in ("base", "adapted"):
+        figures = held[kind]
+        print(f"{kind:>8} on {figures['photos']} held-out photos: F1 {figures['f1']:.4f}, "
+              f"exact {figures['exact_photos']}/{figures['photos']}")
+    print(f"kept the {record['kept']} models (threshold {record['conf']}); wrote {args.out} in "
+          f"{record['seconds']:.0f} s ({record['cpu_seconds']:.0f} s CPU)")
     return 0
 
 
@@ -193,7 +216,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("read", help="recognise the tiles in a photo")
     parser.add_argument("photo", type=Path)
     parser.add_argument("--json", action="store_true", help="print the recognition result JSON")
+    parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
     parser.set_defaults(run=_guarded(_read))
+
+    parser = subparsers.add_parser("adapt", help="adapt the recogniser to a tile set from its labelled photos "
+                                   "(a YOLO folder in our codes, e.g. the app's dataset export); no torch needed")
+    parser.add_argument("--yolo", type=Path, required=True, metavar="DIR", help="YOLO folder with data.yaml")
+    parser.add_argument("--out", type=Path, required=True, metavar="MODELS_DIR", help="models folder to write")
+    parser.add_argument("--models", type=Path, help="base models folder (default: the shipped one)")
+    parser.add_argument("--json", action="store_true", help="print the adaptation record as JSON")
+    parser.set_defaults(run=_guarded(_adapt))
 
     parser = subparsers.add_parser("eval", help="score the recogniser on evaluation manifests (JSONL) or YOLO "
                                    "folders: one row per set")

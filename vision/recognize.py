@@ -22,6 +22,8 @@ DEFAULT_CONF = 0.3  # localiser score threshold for a vision.json that names non
 NMS_IOU = 0.5
 ALTERNATIVES = 3
 THREADS = 2
+# The class an adapted classifier (`fanshot adapt`) gives a box that holds no tile of the user's set: dropped.
+NOT_A_TILE = "none"
 # The zoom pass. The localiser sees the photo at 416 px, where a row of tiles a few % of a 12 MP frame wide is
 # a dozen pixels a tile, and one tile filling a close-up is far larger than any it learnt: one more localiser
 # run at a better scale finds them. A photo whose tiles are of the usual size never pays for it.
@@ -51,11 +53,13 @@ class Models:
     codes: list[str]
 
 
-def _session(path: Path) -> ort.InferenceSession:
+def session(model: Path | bytes) -> ort.InferenceSession:
+    """A CPU session of an ONNX file or serialised model."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(str(model) if isinstance(model, Path) else model, options,
+                                providers=["CPUExecutionProvider"])
 
 
 @cache
@@ -63,8 +67,8 @@ def load_models(models_dir: Path = MODELS_DIR) -> Models:
     """Both ONNX sessions and their metadata from `models_dir/vision.json`, loaded once per process."""
     meta = json.loads((models_dir / "vision.json").read_text(encoding="utf-8"))
     loc, cls = meta["localiser"], meta["classifier"]
-    return Models(_session(models_dir / loc["file"]), loc["imgsz"], loc["classes"], loc.get("conf", DEFAULT_CONF),
-                  _session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
+    return Models(session(models_dir / loc["file"]), loc["imgsz"], loc["classes"], loc.get("conf", DEFAULT_CONF),
+                  session(models_dir / cls["file"]), cls["imgsz"], cls["classes"])
 
 
 def to_tensor(images: np.ndarray) -> np.ndarray:
@@ -192,6 +196,16 @@ def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray
     return session.run(None, {session.get_inputs()[0].name: to_tensor(crops)})[0]
 
 
+def drop_non_tiles(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray,
+                   codes: list[str]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
+    """Leave out the faces an adapted classifier names `NOT_A_TILE` (a base classifier has no such class)."""
+    if NOT_A_TILE not in codes or not len(boxes):
+        return boxes, scores, kinds, probs
+    keep = np.array([kind == BACK or codes[int(np.argmax(p))] != NOT_A_TILE for kind, p in zip(kinds, probs,
+                                                                                               strict=True)])
+    return boxes[keep], scores[keep], [kind for kind, k in zip(kinds, keep, strict=True) if k], probs[keep]
+
+
 def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: list[str]) -> dict:
     """One result tile. A face: confidence = P(tile) × P(code | tile), alternatives = the next codes.
     A back has no code to rank."""
@@ -204,8 +218,9 @@ def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: l
 
 
 def ranked(p: np.ndarray, codes: list[str]) -> dict:
-    """The classifier's answer for one crop: `{code, confidence, alternatives}`, the most likely code first."""
-    best, *others = np.argsort(-p)[:ALTERNATIVES + 1]
+    """The classifier's answer for one crop: `{code, confidence, alternatives}`, the most likely code first (never
+    an adapted classifier's `NOT_A_TILE`: the box holds a tile, as the localiser or the user says)."""
+    best, *others = [i for i in np.argsort(-p) if codes[i] != NOT_A_TILE][:ALTERNATIVES + 1]
     return {"code": codes[best], "confidence": float(p[best]),
             "alternatives": [{"code": codes[i], "p": round(float(p[i]), 4)} for i in others]}
 
@@ -229,6 +244,7 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
     located = time.perf_counter()
     probs = classify(image, boxes, models)
     classified = time.perf_counter()
+    boxes, scores, kinds, probs = drop_non_tiles(boxes, scores, kinds, probs, models.codes)
     tiles = [tile_entry(*tile, models.codes) for tile in zip(boxes, scores, kinds, probs, strict=True)]
     codes = [tile["code"] for tile in tiles]
     groups = group_tiles(boxes, codes)

@@ -7,7 +7,7 @@ import logging
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from api.dependencies import RecognitionPoolDep, StoreDep, TileNamerDep
+from api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
 from api.errors import Refusal, error_responses
 from api.models import ClassifyRequest, NamedTile
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
@@ -19,7 +19,7 @@ router = APIRouter()
 @router.post("/v1/recognitions/{recognition_id}/classify", response_model=NamedTile,
              responses=error_responses(404, 503))
 async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
-                   pool: RecognitionPoolDep) -> NamedTile:
+                   versions: ModelVersionsDep, pool: RecognitionPoolDep) -> NamedTile:
     # off the event loop: the records and the photo may be a network round trip away (PostgreSQL, S3)
     recognition, image = await run_in_threadpool(lambda: (store.recognition(recognition_id),
                                                           store.image(recognition_id)))
@@ -34,7 +34,7 @@ async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDe
     def name() -> NamedTile:  # in the recognitions' pool: the same pixels the recognition saw, the box in their frame
         pixels = load_photo(image[0], max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
         try:
-            return NamedTile.model_validate(name_tile(pixels, list(request.box)))
+            return NamedTile.model_validate(name_tile(pixels, list(request.box), versions.active().folder))
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("tile classifier unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile classifier is not installed on this server") \

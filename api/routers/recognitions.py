@@ -12,8 +12,16 @@ from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import JSONResponse
 from PIL import Image
 
-from api.dependencies import MetricsDep, ModelLoaderDep, RecognitionPoolDep, RecognizerDep, StoreDep
+from api.dependencies import (
+    MetricsDep,
+    ModelLoaderDep,
+    ModelVersionsDep,
+    RecognitionPoolDep,
+    RecognizerDep,
+    StoreDep,
+)
 from api.errors import Refusal, error_responses, scorer_refusals
+from api.model_versions import BASE
 from api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
 from api.store import PreconditionFailed, entity_tag
 from scoring import rules
@@ -82,18 +90,20 @@ def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> Non
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, pool: RecognitionPoolDep,
-                             metrics: MetricsDep, load_models: ModelLoaderDep) -> JSONResponse:
+async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
+                             pool: RecognitionPoolDep, metrics: MetricsDep,
+                             load_models: ModelLoaderDep) -> JSONResponse:
     clock = Stopwatch()
 
     def read() -> dict[str, Any]:
         # In the pool: a waiting upload holds its spooled file, not its bytes or pixels.
         clock.lap("queue")
+        model = versions.active()  # per request: another instance or worker process may have switched it
         data = photo.file.read()
         pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
         clock.lap("decode")
         try:
-            result = recognize(pixels)
+            result = {**recognize(pixels, model.folder), "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
@@ -104,7 +114,7 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         # the recognizer's own stages within "recognise" (localise, classify)
         stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
                                    if stage != "total"}}
-        metrics.recognition(load_models(), stages)
+        metrics.recognition(load_models() if model.id == BASE else model.id, stages)
         return stored
 
     stored = await pool.run(read)

@@ -1,5 +1,6 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
+import { wireAdapt } from "./adapt.js";
 import { call, callTagged, upload } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
@@ -235,6 +236,7 @@ async function start() {
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
   wireGame({ stake: () => contextRequest().stake });
+  wireAdapt();
   wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);

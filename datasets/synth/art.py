@@ -14,6 +14,11 @@ Mapping pitfalls, each proved by a contact sheet (`fanshot art --contact-sheet O
 - xmahjongg real.gif: a 9x5 grid of scanned tiles.
 Excluded for not showing Chinese tile faces: kmahjongg classic (dragons are creatures), jade (light glyphs for a
 dark body), alphabet, egypt; GNOME edu_kang_xi. No source carries non-commercial terms.
+
+Adaptation-only sources (`ADAPTATION_SOURCES`): art no shipped model is trained on, to measure `fanshot adapt` on
+a set the base never saw. kmahjongg classic (Western corner indices, dragons drawn as creatures) is one: a user's
+set may be that far from ours. `fanshot art` builds them only when named (`--source`), and `fanshot synth` renders
+them only when named (`--art`), so they never reach training renders by default.
 """
 
 from __future__ import annotations
@@ -147,14 +152,20 @@ SOURCES = (
            "Arphic Public License (the font); the drawing is ours", "Arphic Technology, AR PL UKai", drawn_faces),
 )
 SOURCE_NAMES = tuple(source.name for source in SOURCES)
+ADAPTATION_SOURCES = (
+    Source("kmahjongg-classic", "kdegames-mahjongg-data-kf5", f"{_KDE}/classic.svgz", "GPL-2.0-or-later",
+           "KMahjongg authors", kmahjongg_faces),
+)
+ADAPTATION_SOURCE_NAMES = tuple(source.name for source in ADAPTATION_SOURCES)
 
 
 def build_cache(cache: Path, names: Sequence[str] = SOURCE_NAMES) -> list[Path]:
     """Fetch the packages of the named sources, rasterise their faces into cache/faces; the face folders."""
-    chosen = [source for source in SOURCES if source.name in names]
-    unknown = sorted(set(names) - set(SOURCE_NAMES))
+    chosen = [source for source in SOURCES + ADAPTATION_SOURCES if source.name in names]
+    known = SOURCE_NAMES + ADAPTATION_SOURCE_NAMES
+    unknown = sorted(set(names) - set(known))
     if unknown:
-        raise DatasetError(f"unknown art source(s) {unknown}; known: {list(SOURCE_NAMES)}")
+        raise DatasetError(f"unknown art source(s) {unknown}; known: {list(known)}")
     for package in dict.fromkeys(source.package for source in chosen):
         unpack(package, cache)
     folders = []

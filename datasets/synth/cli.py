@@ -18,7 +18,7 @@ def _synth(args: argparse.Namespace) -> int:
     if cache is None:
         print(f"note: no face sets in {args.art_cache} (run `fanshot art`); using drawn faces only", file=sys.stderr)
     start = time.perf_counter()
-    tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.randomise)
+    tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.art, args.randomise)
     print(f"wrote {args.n} images, {tiles} labelled tiles to {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -48,7 +48,7 @@ def _evalsets(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from datasets.synth.art import DEFAULT_CACHE, SOURCE_NAMES
+    from datasets.synth.art import ADAPTATION_SOURCE_NAMES, DEFAULT_CACHE, SOURCE_NAMES
 
     parser = subparsers.add_parser("synth", help="render synthetic photos of winning hands with YOLO labels")
     parser.add_argument("--n", type=int, required=True, help="number of images")
@@ -57,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--crops", type=Path, help="also write classifier crops here (DIR/<code>/*.png)")
     parser.add_argument("--art-cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--art", action="append", default=[], choices=SOURCE_NAMES + ADAPTATION_SOURCE_NAMES,
+                        help="render in this cached art only (repeatable; default: every training source, never "
+                        f"the adaptation-only {', '.join(ADAPTATION_SOURCE_NAMES)})")
     parser.add_argument("--randomise", action="store_true", help="domain randomisation: framings from close-ups "
                         "to small tiles, distractors, red fives, blank and framed white dragons, corner indices, ink")
     parser.set_defaults(run=_guarded(_synth))
@@ -77,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser("art", help="fetch and rasterise tile art into a cache; contact sheets")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")
-    parser.add_argument("--source", action="append", choices=SOURCE_NAMES, help="only this source (repeatable)")
+    parser.add_argument("--source", action="append", choices=SOURCE_NAMES + ADAPTATION_SOURCE_NAMES,
+                        help="only this source (repeatable; adaptation-only sources are built only when named)")
     parser.add_argument("--refresh", action="store_true", help="rebuild face sets already in the cache")
     parser.add_argument("--contact-sheet", type=Path, metavar="OUT.png",
                         help="write one sheet per source, OUT-<source>.png (OUT.png for a single --source)")

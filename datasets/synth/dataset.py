@@ -26,6 +26,7 @@ import numpy as np
 
 from datasets.classes import CLASS_INDEX, CLASSES
 from datasets.errors import DatasetError
+from datasets.synth.art import SOURCE_NAMES
 from datasets.synth.drawn import drawn_faces
 from datasets.synth.faces import FaceSet, load_face_sets
 from datasets.synth.layout import Placed, place_hand
@@ -68,9 +69,16 @@ def hand_requests(n: int, seed: int, kong_share: float = 0.3, tries: int = 100) 
     return requests
 
 
-def face_sets(art_cache: Path | None) -> dict[str, FaceSet]:
-    """The cached face sets, or (no cache) the drawn faces with any CJK font on the machine."""
-    sets = load_face_sets(art_cache / "faces") if art_cache else {}
+def face_sets(art_cache: Path | None, art: Sequence[str] = ()) -> dict[str, FaceSet]:
+    """The cached face sets named in `art`, or (none named) those of the training sources (SOURCE_NAMES), or (no
+    cache) the drawn faces with any CJK font on the machine."""
+    cached = load_face_sets(art_cache / "faces") if art_cache else {}
+    if art:
+        missing = sorted(set(art) - set(cached))
+        if missing:
+            raise DatasetError(f"art {missing} not in the cache {art_cache}: run `fanshot art --source NAME` first")
+        return {name: cached[name] for name in art}
+    sets = {name: faces for name, faces in cached.items() if name in SOURCE_NAMES}
     return sets or {"drawn": drawn_faces(_cjk_font())}
 
 
@@ -166,8 +174,8 @@ def write_example(example: Example, out: Path, crops: Path | None) -> None:
 _worker: dict[str, Any] = {}
 
 
-def _init(art_cache: Path | None, seed: int, out: Path, crops: Path | None, randomise: bool) -> None:
-    _worker.update(sets=face_sets(art_cache), seed=seed, out=out, crops=crops, randomise=randomise)
+def _init(sets: dict[str, FaceSet], seed: int, out: Path, crops: Path | None, randomise: bool) -> None:
+    _worker.update(sets=sets, seed=seed, out=out, crops=crops, randomise=randomise)
 
 
 def _job(item: tuple[int, dict[str, Any]]) -> int:
@@ -177,14 +185,15 @@ def _job(item: tuple[int, dict[str, Any]]) -> int:
 
 
 def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, crops: Path | None = None,
-                  workers: int = 2, randomise: bool = False) -> int:
-    """Render `n` photos into the YOLO folder `out` (and crops), domain-randomised with `randomise`; the
-    number of labelled tiles."""
+                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False) -> int:
+    """Render `n` photos into the YOLO folder `out` (and crops) in the art `face_sets` picks, domain-randomised
+    with `randomise`; the number of labelled tiles."""
+    sets = face_sets(art_cache, art)
     for folder in (out / "images", out / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     jobs = list(enumerate(hand_requests(n, seed)))
-    args = (art_cache, seed, out, crops, randomise)
+    args = (sets, seed, out, crops, randomise)
     if workers <= 1:
         _init(*args)
         return sum(map(_job, jobs))

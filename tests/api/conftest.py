@@ -27,7 +27,7 @@ READ_CODES = ["1m", "2m", "3s", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", 
 MISREAD = 2
 
 
-def fake_recognize(image: np.ndarray) -> dict[str, Any]:
+def fake_recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
     """Fourteen tiles in a row across the middle of the photo; tile MISREAD is the uncertain one."""
     height, width = image.shape[:2]
     step = width / len(READ_CODES)
@@ -54,7 +54,7 @@ def fake_recognize(image: np.ndarray) -> dict[str, Any]:
     }
 
 
-def fake_name_tile(image: np.ndarray, box: list[float]) -> dict[str, Any]:
+def fake_name_tile(image: np.ndarray, box: list[float], models_dir: Path | None = None) -> dict[str, Any]:
     """Every drawn box holds a plum flower (1f), the tile the browser tests draw a box for."""
     return {"code": "1f", "confidence": 0.9, "alternatives": [{"code": "2f", "p": 0.06}, {"code": "3f", "p": 0.0}]}
 

@@ -21,7 +21,7 @@ import uvicorn
 from PIL import Image, ImageDraw, ImageFont
 
 from api.app import create_app
-from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, real_photo
+from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
 from tests.api.test_durability import free_port
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (its browser download is "
@@ -39,9 +39,9 @@ if not CHROMIUM.exists():
 
 
 def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | None = None,
-          confidence: float = 0.97) -> Callable[[np.ndarray], dict[str, Any]]:
+          confidence: float = 0.97) -> Callable[..., dict[str, Any]]:
     """A recognizer that reads `rows` of tiles laid across the photo, placed as `hand_tiles` says."""
-    def recognize(image: np.ndarray) -> dict[str, Any]:
+    def recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
         height, width = image.shape[:2]
         step = width / max(len(row) for row in rows)
         tiles = [{"box": [round(n * step + 1, 1), round(height * (0.1 + 0.25 * r), 1), round((n + 1) * step - 1, 1),
@@ -88,9 +88,9 @@ SHOWN = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z",
 def serve(tmp_path):
     servers = []
 
-    def start(recognize=fake_recognize) -> str:
+    def start(recognize=fake_recognize, **options) -> str:
         port = free_port()
-        app = create_app(tmp_path / f"data{len(servers)}", recognize=recognize, name_tile=fake_name_tile)
+        app = create_app(tmp_path / f"data{len(servers)}", recognize=recognize, name_tile=fake_name_tile, **options)
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -617,3 +617,28 @@ def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, 
     expect(page.locator("#money")).to_contain_text("Flower stake 1 · Kong stake 2 · Chicken stake 3")
     expect(page.locator("#money")).to_contain_text("Per payer 25 = hand 24 + flowers 1")
     expect(page.locator("#result .payments li.winner")).to_contain_text("+75")
+
+
+def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, page):
+    from tests.api.test_models import fake_adapter
+
+    gate = threading.Event()
+    server = serve(adapt=fake_adapter(0.97, gate=gate))
+    for _ in range(2):  # two saved photos, as the page saves them
+        recognition = httpx.post(f"{server}/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()
+        tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
+        httpx.put(f"{server}/v1/recognitions/{recognition['id']}/confirmation",
+                  json={"tiles": tiles, "hand": {"concealed": "123m", "winning_tile": "3m"}}).raise_for_status()
+    ready(page, server)
+    page.locator("#models-section summary").click()
+    expect(page.locator("#model-versions li")).to_have_count(1)
+    page.locator("#adapt-button").click()
+    expect(page.locator("#adapt-status")).to_contain_text("halfway")
+    expect(page.locator("#adapt-progress")).to_be_visible()
+    gate.set()
+    expect(page.locator("#adapt-status")).to_contain_text("now active")
+    expect(page.locator("#model-versions li")).to_have_count(2)
+    expect(page.locator("#model-versions li").nth(1)).to_contain_text("F1 0.970 (shipped 0.800)")
+    page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models
+    expect(page.locator("#model-versions li").nth(0)).to_contain_text("in use")
+    assert httpx.get(f"{server}/v1/models").json()["active"] == "base"

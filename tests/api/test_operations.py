@@ -59,9 +59,9 @@ def test_recognitions_are_counted_with_their_model_version_and_stage_times(clien
 def test_queue_depth_counts_recognitions_waiting_for_a_slot(tmp_path):
     release = threading.Event()
 
-    def slow_recognize(image):
+    def slow_recognize(image, models_dir):
         release.wait(30)
-        return fake_recognize(image)
+        return fake_recognize(image, models_dir)
 
     app = create_app(tmp_path, recognize=slow_recognize, name_tile=fake_name_tile, load_models=fake_load_models)
     app.state.recognition_pool = RecognitionPool(workers=1, metrics=app.state.metrics)
@@ -113,7 +113,7 @@ def test_a_sane_request_id_is_kept_else_one_is_made(client, sent, kept):
 
 
 def test_every_answer_has_a_request_id_even_an_internal_error(tmp_path):
-    def broken(image):
+    def broken(image, models_dir):
         raise RuntimeError("boom")
 
     client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models),

@@ -247,7 +247,7 @@ def test_unknown_export_format_is_422(client):
 
 
 def test_errors_never_leak_internals(tmp_path):
-    def broken(image):
+    def broken(image, models_dir):
         raise RuntimeError("secret detail in /srv/fanshot/vision.py")
     client = local_client(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
@@ -257,7 +257,7 @@ def test_errors_never_leak_internals(tmp_path):
 
 
 def test_missing_recognizer_is_503(tmp_path):
-    def absent(image):
+    def absent(image, models_dir):
         raise ModuleNotFoundError("No module named 'vision.recognize'")
     client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})

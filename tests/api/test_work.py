@@ -19,10 +19,10 @@ def stuck(tmp_path):
     """An app whose recognizer blocks until `release` is set, and a way to upload to it from many threads."""
     release, entered = threading.Event(), threading.Semaphore(0)
 
-    def blocked_recognize(image):
+    def blocked_recognize(image, models_dir):
         entered.release()
         release.wait(60)
-        return fake_recognize(image)
+        return fake_recognize(image, models_dir)
 
     client = local_client(create_app(tmp_path, recognize=blocked_recognize))
     done = client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg())})  # before blocking

@@ -1,0 +1,186 @@
+"""Model versions of the app (DESIGN.md "Adapting to a user's tile set"): the shipped models (`base`) and the
+versions `fanshot adapt` makes from the confirmed photos, each a models folder under DATA_DIR/models/<id>, listed
+with the figures measured on held-out confirmed photos. The active version and the adaptation jobs live in the
+database (api/database.py), so every worker process reads the same active version on each request and sees every
+job's progress.
+
+An adaptation runs as a background thread of the process that was asked; its progress is written to the job's
+row. A new version is made active by itself only when it reads its held-out photos at least as well as the active
+version read its own; a worse one is listed, never switched to, and `PUT /v1/models/active` switches by hand."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, update
+
+from api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
+from api.export import labelled_files
+from api.images import ImageStore
+from api.store import Example, now
+from datasets.classes import CLASSES
+from datasets.yolo import format_data_yaml
+
+BASE = "base"
+MIN_EXAMPLES = 2
+JOB_LOCK = 7254  # PostgreSQL advisory lock: one adaptation starts at a time across every instance
+STALE = timedelta(minutes=15)  # far longer than any step of an adaptation goes without reporting progress
+Adapter = Callable[..., dict[str, Any]]  # vision.adapt.adapt's signature
+
+
+class Busy(Exception):
+    """An adaptation is already running."""
+
+
+class NotEnough(Exception):
+    """Too few confirmed photos to adapt on."""
+
+
+@dataclass(frozen=True)
+class Version:
+    id: str
+    folder: Path | None  # None: the shipped models
+
+
+def held_out_figures(adaptation: dict[str, Any]) -> dict[str, Any]:
+    """What a version's listing shows of its adaptation record: its and the base's reading of the held-out photos."""
+    held = adaptation["held_out"]
+    return {"photos": held["adapted"]["photos"], "f1": held["adapted"]["f1"],
+            "exact_photos": held["adapted"]["exact_photos"], "base_f1": held["base"]["f1"],
+            "base_exact_photos": held["base"]["exact_photos"]}
+
+
+class ModelVersions:
+    def __init__(self, engine: Engine, root: Path, base: Path | None = None) -> None:
+        self.engine, self.root, self.base = engine, root, base
+        root.mkdir(parents=True, exist_ok=True)
+
+    def active(self) -> Version:
+        """The version recognitions use now (read per request: another process may have switched it)."""
+        with reading(self.engine) as db:
+            value = db.execute(select(model_settings.c.value).where(model_settings.c.key == "active")).scalar()
+        return self.version(value) if value else Version(BASE, self.base)
+
+    def version(self, version_id: str) -> Version:
+        return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.root / version_id)
+
+    def exists(self, version_id: str) -> bool:
+        if version_id == BASE:
+            return True
+        with reading(self.engine) as db:
+            row = db.execute(select(model_versions.c.id).where(model_versions.c.id == version_id)).first()
+        return row is not None
+
+    def activate(self, version_id: str) -> None:
+        with writing(self.engine) as db:
+            if db.execute(select(model_settings.c.key).where(model_settings.c.key == "active")
+                          .with_for_update()).first() is None:
+                db.execute(insert(model_settings).values(key="active", value=version_id))
+            else:
+                db.execute(update(model_settings).where(model_settings.c.key == "active").values(value=version_id))
+
+    def listing(self) -> dict[str, Any]:
+        """Every version, oldest first (the base first), with its held-out figures, and which is active."""
+        active = self.active().id
+        with reading(self.engine) as db:
+            rows = db.execute(select(model_versions.c.id, model_versions.c.created_at, model_versions.c.adaptation)
+                              .order_by(model_versions.c.created_at)).all()
+        versions = [{"id": BASE, "created_at": None, "active": active == BASE, "photos": 0, "held_out": None}]
+        for version_id, created_at, adaptation in rows:
+            record = json.loads(adaptation)
+            versions.append({"id": version_id, "created_at": created_at, "active": active == version_id,
+                             "photos": record["photos"], "held_out": held_out_figures(record)})
+        return {"active": active, "versions": versions}
+
+    def _held_out_f1(self, version_id: str) -> float:
+        if version_id == BASE:
+            return 0.0  # an adapted version is kept only when it beats the base on its held-out photos
+        with reading(self.engine) as db:
+            adaptation = db.execute(select(model_versions.c.adaptation)
+                                    .where(model_versions.c.id == version_id)).scalar()
+        return held_out_figures(json.loads(adaptation))["f1"] if adaptation else 0.0
+
+    # Jobs
+
+    def start_job(self, examples: list[Example], images: ImageStore, adapter: Adapter) -> dict[str, Any]:
+        """Start adapting the base models to `examples` in a background thread; the new job."""
+        if len(examples) < MIN_EXAMPLES:
+            raise NotEnough(f"{len(examples)} confirmed photo(s); adapting needs at least {MIN_EXAMPLES}")
+        job_id, stamp = uuid.uuid4().hex, now()
+        unfinished = adapt_jobs.c.state.in_(("queued", "running"))
+        with writing(self.engine) as db:  # one running job across every process (SQLite: BEGIN IMMEDIATE)
+            if not is_sqlite(db):
+                db.exec_driver_sql(f"SELECT pg_advisory_xact_lock({JOB_LOCK})")
+            # A job whose process ended (a restart) stops updating its row: after STALE it no longer blocks.
+            db.execute(update(adapt_jobs).where(unfinished, adapt_jobs.c.updated_at
+                                                < (datetime.now(UTC) - STALE).isoformat(timespec="milliseconds"))
+                       .values(state="failed", message="interrupted: its server process ended"))
+            if db.execute(select(adapt_jobs.c.id).where(unfinished)).first() is not None:
+                raise Busy("an adaptation is already running")
+            db.execute(insert(adapt_jobs).values(id=job_id, created_at=stamp, updated_at=stamp, state="queued",
+                                                 progress=0.0, message="queued"))
+        threading.Thread(target=self._run, args=(job_id, examples, images, adapter), daemon=True,
+                         name=f"adapt-{job_id}").start()
+        return self.job(job_id)  # type: ignore[return-value]
+
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        with reading(self.engine) as db:
+            row = db.execute(select(adapt_jobs).where(adapt_jobs.c.id == job_id)).first()
+        if row is None:
+            return None
+        job = dict(row._mapping)
+        job["outcome"] = json.loads(job["outcome"]) if job["outcome"] else None
+        return job
+
+    def _update(self, job_id: str, **fields: Any) -> None:
+        fields["updated_at"] = now()
+        if "outcome" in fields:
+            fields["outcome"] = json.dumps(fields["outcome"])
+        with writing(self.engine) as db:
+            db.execute(update(adapt_jobs).where(adapt_jobs.c.id == job_id).values(**fields))
+
+    def _run(self, job_id: str, examples: list[Example], images: ImageStore, adapter: Adapter) -> None:
+        self._update(job_id, state="running", message="exporting the confirmed photos")
+        version_id = uuid.uuid4().hex[:12]
+        try:
+            with tempfile.TemporaryDirectory(prefix="fanshot-adapt-") as scratch:
+                data = Path(scratch) / "data"
+                for example in examples:
+                    for name, content in labelled_files(example, images):
+                        (data / name).parent.mkdir(parents=True, exist_ok=True)
+                        (data / name).write_bytes(content)
+                (data / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="ascii")
+                record = adapter(data, self.root / version_id, self.base, progress=lambda fraction, message:
+                                 self._update(job_id, progress=round(fraction, 3), message=message))
+            self._finish(job_id, version_id, record)
+        except Exception as error:  # the job reports it; the server keeps serving
+            shutil.rmtree(self.root / version_id, ignore_errors=True)
+            self._update(job_id, state="failed", message=f"adaptation failed: {error}")
+
+    def _finish(self, job_id: str, version_id: str, record: dict[str, Any]) -> None:
+        figures = held_out_figures(record)
+        if record["kept"] != "adapted":
+            shutil.rmtree(self.root / version_id, ignore_errors=True)
+            self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False},
+                         message=f"no new version: on {figures['photos']} held-out photos the adapted models read "
+                         f"F1 {figures['f1']:.3f}, not better than the base's {figures['base_f1']:.3f}")
+            return
+        with writing(self.engine) as db:
+            db.execute(insert(model_versions).values(id=version_id, created_at=now(), adaptation=json.dumps(record)))
+        active = self.active().id
+        activated = figures["f1"] >= self._held_out_f1(active)
+        if activated:
+            self.activate(version_id)
+        self._update(job_id, state="done", progress=1.0, version=version_id,
+                     outcome={"figures": figures, "activated": activated},
+                     message=f"version {version_id}: held-out F1 {figures['f1']:.3f} (base {figures['base_f1']:.3f}); "
+                     + ("now active" if activated else f"not switched to: {active} read its held-out photos better"))

@@ -1,0 +1,46 @@
+"""Model versions: adapt the recogniser to the confirmed photos (a background job), list the versions with their
+held-out figures, switch the active one (and so roll back, in one call)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
+from api.errors import Refusal, error_responses
+from api.model_versions import Busy, NotEnough
+from api.models import ActiveModel, AdaptJob, ModelListing
+
+router = APIRouter()
+
+
+@router.get("/v1/models", response_model=ModelListing)
+def list_models(versions: ModelVersionsDep) -> JSONResponse:
+    return JSONResponse(versions.listing())
+
+
+@router.put("/v1/models/active", response_model=ModelListing, responses=error_responses(404))
+def switch_model(body: ActiveModel, versions: ModelVersionsDep) -> JSONResponse:
+    if not versions.exists(body.version):
+        raise Refusal(404, "not_found", f"no model version {body.version!r}")
+    versions.activate(body.version)
+    return JSONResponse(versions.listing())
+
+
+@router.post("/v1/models/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))
+def adapt_models(store: StoreDep, versions: ModelVersionsDep, adapter: AdapterDep) -> JSONResponse:
+    try:
+        job = versions.start_job(store.examples(), store.images, adapter)
+    except NotEnough as error:
+        raise Refusal(422, "not_enough_examples", f"{error}: confirm more photos first") from None
+    except Busy as error:
+        raise Refusal(409, "busy", str(error)) from None
+    return JSONResponse(job, status_code=202, headers={"Location": f"/v1/models/adapt/{job['id']}"})
+
+
+@router.get("/v1/models/adapt/{job_id}", response_model=AdaptJob, responses=error_responses(404))
+def adapt_job(job_id: str, versions: ModelVersionsDep) -> JSONResponse:
+    job = versions.job(job_id)
+    if job is None:
+        raise Refusal(404, "not_found", f"no adaptation job with id {job_id!r}")
+    return JSONResponse(job)

@@ -1,0 +1,106 @@
+"""`fanshot adapt` measured: adapt on k photos of a labelled set, evaluate base and adapted models on the rest (or on
+another folder of the same set), for a few seeded choices of the k photos. Prints one row per run and the means,
+with the adaptation's wall and CPU seconds and the load average it ran under.
+
+    .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 5 --k 10 --seeds 3
+    .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --cover
+    .venv/bin/python benchmarks/adapt_bench.py work/classic-adapt --k 20 --eval work/classic-eval
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from datasets.yolo import read_names, read_split, split_names
+from vision.adapt import adapt
+from vision.evaluate import evaluate_yolo
+from vision.recognize import MODELS_DIR
+
+
+def subset(root: Path, images: list[Path], out: Path) -> Path:
+    """A flat YOLO folder of these images of `root` (linked, with their labels), as the app's export is laid out."""
+    for folder in ("images", "labels"):
+        (out / folder).mkdir(parents=True)
+    shutil.copyfile(root / "data.yaml", out / "data.yaml")
+    for image in images:
+        (out / "images" / image.name).symlink_to(image.resolve())
+        label = image.parent.parent / "labels" / f"{image.stem}.txt"
+        if label.is_file():
+            (out / "labels" / label.name).symlink_to(label.resolve())
+    return out
+
+
+def covering(codes: list[set[str]], order: np.ndarray, k: int) -> list[int]:
+    """k photo indices, taken in `order`, first those that show a code no photo taken before shows: a user
+    adapting to a set photographs each of its tiles at least once."""
+    chosen: list[int] = []
+    seen: set[str] = set()
+    for index in order:
+        if len(chosen) < k and codes[index] - seen:
+            chosen.append(int(index))
+            seen |= codes[index]
+    return chosen + [int(i) for i in order if i not in chosen][:k - len(chosen)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("yolo", type=Path, help="labelled photos of one tile set (YOLO folder)")
+    parser.add_argument("--k", type=int, action="append", required=True, help="photos to adapt on (repeatable)")
+    parser.add_argument("--seeds", type=int, default=1, help="seeded choices of the k photos")
+    parser.add_argument("--eval", type=Path, help="evaluate on this folder instead of the photos not adapted on")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="base models folder")
+    parser.add_argument("--cover", action="store_true", help="choose the k photos so that every code of the set "
+                        "is among them where k allows (default: at random)")
+    parser.add_argument("--json", type=Path, help="also write every run here")
+    args = parser.parse_args()
+
+    names = read_names(args.yolo)
+    examples = [e for split in split_names(args.yolo) for e in read_split(args.yolo / split, len(names))]
+    photos = [e.image for e in examples]
+    codes = [{names[b.cls] for b in e.boxes} for e in examples]
+    runs = []
+    with tempfile.TemporaryDirectory() as scratch:
+        base_on_eval = evaluate_yolo(args.eval, "", None, args.models) if args.eval else None
+        for k in args.k:
+            for seed in range(args.seeds):
+                order = np.random.default_rng(seed).permutation(len(photos))
+                picked = covering(codes, order, k) if args.cover else order[:k].tolist()
+                chosen = [photos[i] for i in picked]
+                rest = [photo for i, photo in enumerate(photos) if i not in picked]
+                work = Path(scratch) / f"k{k}-s{seed}"
+                data = subset(args.yolo, chosen, work / "adapt")
+                load = os.getloadavg()[0]
+                record = adapt(data, work / "models", args.models)
+                target = args.eval or subset(args.yolo, rest, work / "rest")
+                before = base_on_eval or evaluate_yolo(target, "", None, args.models)
+                after = evaluate_yolo(target, "", None, work / "models")
+                run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
+                       "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
+                       "f1_before": before["f1"], "f1_after": after["f1"],
+                       "exact_before": before["exact_match"], "exact_after": after["exact_match"],
+                       "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}
+                runs.append(run)
+                print(f"k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
+                      f"{run['f1_after']:.3f}  exact {run['exact_before']:.0%} -> {run['exact_after']:.0%}  "
+                      f"kept {run['kept']:<7} conf {run['conf']}  {run['seconds']:.0f} s wall, "
+                      f"{run['cpu_seconds']:.0f} s CPU, load {run['load']}", flush=True)
+    for k in args.k:
+        mine = [run for run in runs if run["k"] == k]
+        mean = {key: float(np.mean([run[key] for run in mine]))
+                for key in ("f1_before", "f1_after", "exact_before", "exact_after", "seconds", "cpu_seconds")}
+        print(f"k={k:>2} mean of {len(mine)}: F1 {mean['f1_before']:.3f} -> {mean['f1_after']:.3f}, exact "
+              f"{mean['exact_before']:.0%} -> {mean['exact_after']:.0%}, {mean['seconds']:.0f} s wall, "
+              f"{mean['cpu_seconds']:.0f} s CPU")
+    if args.json:
+        args.json.write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

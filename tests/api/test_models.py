@@ -1,0 +1,208 @@
+"""Model versions: adaptation jobs on the confirmed photos, the listing with held-out figures, switching and rolling
+back, recognitions recording their version, several processes agreeing on the active one."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.api.conftest import fake_name_tile, fake_recognize, jpeg, local_client
+
+
+def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
+    return {"base": {"photos": 2, "f1": base_f1, "exact_photos": 0}, "adapted": {"photos": 2, "f1": f1,
+                                                                                 "exact_photos": 1}}
+
+
+def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None):
+    """An adapter that writes a models folder and reports `f1` on the held-out photos."""
+    seen: dict[str, Any] = {}
+
+    def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
+        seen["labels"] = sorted(p.read_text() for p in (yolo_dir / "labels").glob("*.txt"))
+        progress(0.5, "halfway")
+        if gate is not None:
+            gate.wait(10)
+        out.mkdir(parents=True)
+        (out / "vision.json").write_text("{}")
+        return {"kept": kept, "photos": 3, "held_out": figures(f1)}
+
+    adapter.seen = seen  # type: ignore[attr-defined]
+    return adapter
+
+
+OPENED: list[Any] = []  # the apps a test made: their database connections are closed after it
+
+
+@pytest.fixture(autouse=True)
+def close_databases():
+    yield
+    while OPENED:
+        OPENED.pop().state.store.engine.dispose()
+
+
+def app_client(data: Path, adapter=None, recognize=fake_recognize, storage: dict[str, str] | None = None) -> TestClient:
+    """An app on `data`, or on the database and image store of `storage` (tests/api/conftest.py) with its model
+    folders under `data`."""
+    app = create_app(data, recognize=recognize, name_tile=fake_name_tile, **(storage or {}),
+                     **({"adapt": adapter} if adapter else {}))
+    OPENED.append(app)
+    return local_client(app)
+
+
+def confirm_photos(client: TestClient, count: int) -> None:
+    for _ in range(count):
+        recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
+        tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
+        response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation",
+                              json={"tiles": tiles, "hand": {"concealed": "123m", "winning_tile": "3m"}})
+        assert response.status_code == 200, response.text
+
+
+def finished(client: TestClient, job: dict[str, Any]) -> dict[str, Any]:
+    for _ in range(200):
+        job = client.get(f"/v1/models/adapt/{job['id']}").json()
+        if job["state"] in ("done", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job still {job['state']}")
+
+
+def adapt(client: TestClient) -> dict[str, Any]:
+    response = client.post("/v1/models/adapt")
+    assert response.status_code == 202, response.text
+    assert response.headers["location"] == f"/v1/models/adapt/{response.json()['id']}"
+    return finished(client, response.json())
+
+
+def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one_call(tmp_path, storage):
+    adapter = fake_adapter(0.97)
+    client = app_client(tmp_path, adapter, storage=storage)
+    assert client.get("/v1/models").json() == {"active": "base", "versions": [
+        {"id": "base", "created_at": None, "active": True, "photos": 0, "held_out": None}]}
+    confirm_photos(client, 3)
+    job = adapt(client)
+    assert job["state"] == "done" and job["progress"] == 1 and job["outcome"]["activated"] is True
+    assert len(adapter.seen["labels"]) == 3  # the confirmed photos, exported as a YOLO folder
+    listing = client.get("/v1/models").json()
+    new = listing["versions"][1]
+    assert listing["active"] == new["id"] == job["version"] and new["active"] and new["photos"] == 3
+    assert new["held_out"] == {"photos": 2, "f1": 0.97, "exact_photos": 1, "base_f1": 0.8, "base_exact_photos": 0}
+    recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
+    assert recognition["model_version"] == new["id"]
+    assert client.get(f"/v1/recognitions/{recognition['id']}").json()["model_version"] == new["id"]
+
+    rolled_back = client.put("/v1/models/active", json={"version": "base"})
+    assert rolled_back.status_code == 200 and rolled_back.json()["active"] == "base"
+    recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
+    assert recognition["model_version"] == "base"
+
+
+def test_a_version_worse_than_the_active_one_is_listed_but_never_switched_to(tmp_path, storage):
+    client = app_client(tmp_path, fake_adapter(0.97), storage=storage)
+    confirm_photos(client, 2)
+    first = adapt(client)["version"]
+    client.app.state.adapt = fake_adapter(0.90)
+    job = adapt(client)
+    assert job["state"] == "done" and job["outcome"]["activated"] is False and "not switched to" in job["message"]
+    listing = client.get("/v1/models").json()
+    assert listing["active"] == first and [v["id"] for v in listing["versions"]] == ["base", first, job["version"]]
+    assert client.put("/v1/models/active", json={"version": job["version"]}).json()["active"] == job["version"]
+
+
+def test_an_adaptation_no_better_than_the_base_makes_no_version(tmp_path, storage):
+    client = app_client(tmp_path, fake_adapter(0.7, kept="base"), storage=storage)
+    confirm_photos(client, 2)
+    job = adapt(client)
+    assert job["state"] == "done" and job["version"] is None and "not better than the base" in job["message"]
+    assert [v["id"] for v in client.get("/v1/models").json()["versions"]] == ["base"]
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_a_failed_adaptation_is_reported_by_its_job_and_changes_nothing(tmp_path, storage):
+    def broken(*args, **kwargs):
+        raise ValueError("the classifier does not end in Gemm")
+    client = app_client(tmp_path, broken, storage=storage)
+    confirm_photos(client, 2)
+    job = adapt(client)
+    assert job["state"] == "failed" and "Gemm" in job["message"]
+    assert client.get("/v1/models").json()["active"] == "base"
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "code"), [
+    ("post", "/v1/models/adapt", None, 422, "not_enough_examples"),
+    ("put", "/v1/models/active", {"version": "nope"}, 404, "not_found"),
+    ("put", "/v1/models/active", {"version": "base", "extra": 1}, 422, "bad_request"),
+    ("get", "/v1/models/adapt/nope", None, 404, "not_found"),
+])
+def test_bad_model_requests_are_clear_errors(tmp_path, storage, method, path, body, status, code):
+    client = app_client(tmp_path, fake_adapter(0.9), storage=storage)
+    confirm_photos(client, 1)
+    response = getattr(client, method)(path, **({"json": body} if body is not None else {}))
+    assert response.status_code == status and response.json()["errors"][0]["code"] == code
+
+
+def test_one_adaptation_at_a_time(tmp_path, storage):
+    gate = threading.Event()
+    client = app_client(tmp_path, fake_adapter(0.9, gate=gate), storage=storage)
+    confirm_photos(client, 2)
+    running = client.post("/v1/models/adapt").json()
+    busy = client.post("/v1/models/adapt")
+    assert busy.status_code == 409 and busy.json()["errors"][0]["code"] == "busy"
+    gate.set()
+    assert finished(client, running)["state"] == "done"
+
+
+def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage):
+    seen = []
+
+    def recognize(image, models_dir):
+        seen.append(models_dir)
+        return fake_recognize(image)
+    one = app_client(tmp_path, fake_adapter(0.95), storage=storage)
+    two = app_client(tmp_path, recognize=recognize, storage=storage)  # one data dir (or database)
+    confirm_photos(one, 2)
+    version = adapt(one)["version"]
+    assert two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == version
+    assert seen == [tmp_path / "models" / version]
+    one.put("/v1/models/active", json={"version": "base"})
+    assert two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == "base"
+    assert seen[-1] is None  # the shipped models
+
+
+def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
+    from datasets.classes import CLASSES
+    from datasets.synth.dataset import synth_dataset
+    from vision import adapt as adapting
+    from vision.recognize import MODELS_DIR
+
+    if not (MODELS_DIR / "vision.json").is_file():
+        pytest.skip("models/ has no vision.json")
+    for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
+        monkeypatch.setattr(adapting, name, value)
+    rendered = tmp_path / "rendered"
+    synth_dataset(rendered, n=4, seed=21, workers=1)
+    labels = {}
+    for label in (rendered / "labels").glob("*.txt"):
+        labels[label.stem] = [line.split() for line in label.read_text().splitlines()]
+    client = app_client(tmp_path / "data")
+    for stem, lines in sorted(labels.items()):
+        photo = (rendered / "images" / f"{stem}.jpg").read_bytes()
+        recognition = client.post("/v1/recognitions", files={"photo": ("p.jpg", photo, "image/jpeg")}).json()
+        width, height = recognition["image"]["width"], recognition["image"]["height"]
+        tiles = []
+        for cls, cx, cy, w, h in ((int(c), *map(float, rest)) for c, *rest in lines):
+            tiles.append({"code": CLASSES[cls], "box": [round((cx - w / 2) * width, 1), round((cy - h / 2) * height, 1),
+                                                      round((cx + w / 2) * width, 1), round((cy + h / 2) * height, 1)]})
+        response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation",
+                              json={"tiles": tiles, "hand": {"concealed": "123m", "winning_tile": "3m"}})
+        assert response.status_code == 200, response.text
+    job = adapt(client)
+    assert job["state"] == "done", job["message"]
+    assert job["outcome"]["figures"]["photos"] == 1  # 30 % of 4 photos held out

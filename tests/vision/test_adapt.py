@@ -1,0 +1,136 @@
+"""`fanshot adapt`: the classifier's last layer refitted on a user's photos, never kept when it reads held-out
+photos worse than the base."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+from datasets.synth.dataset import synth_dataset
+from fanshot.cli import main
+from scoring.tiles import BACK
+from vision import adapt
+from vision.adapt import Head, Photo, base_head, better, read_photo_codes, split_held_out, write_classifier
+from vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
+
+needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("rendered")
+    synth_dataset(folder, n=6, seed=11, workers=1)  # drawn faces: no art cache needed
+    return folder
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """Fewer crops and steps: the same code paths, in seconds."""
+    for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
+        monkeypatch.setattr(adapt, name, value)
+
+
+@pytest.mark.parametrize(("adapted", "base", "kept"), [
+    ({"f1": 0.99, "exact_photos": 3}, {"f1": 0.90, "exact_photos": 1}, True),
+    ({"f1": 0.90, "exact_photos": 2}, {"f1": 0.90, "exact_photos": 1}, True),   # same F1, more photos exact
+    ({"f1": 0.90, "exact_photos": 1}, {"f1": 0.90, "exact_photos": 1}, True),   # a tie: the one that saw more
+    ({"f1": 0.90, "exact_photos": 0}, {"f1": 0.90, "exact_photos": 1}, False),
+    ({"f1": 0.85, "exact_photos": 3}, {"f1": 0.90, "exact_photos": 1}, False),
+    ({"f1": 0.30, "exact_photos": 0}, {"f1": 0.10, "exact_photos": 0}, False),  # labels it cannot reproduce
+])
+def test_the_adapted_models_are_kept_only_when_they_read_held_out_photos_better(adapted, base, kept):
+    assert better(adapted, base) is kept
+
+
+@pytest.mark.parametrize("count", [2, 5, 10, 20])
+def test_part_of_the_photos_is_held_out_and_the_rest_fitted(count):
+    fit, held = split_held_out(count)
+    assert sorted(fit + held) == list(range(count)) and held and fit
+    assert len(held) == max(1, round(count * adapt.HELD_OUT_SHARE))
+
+
+def test_a_photo_is_read_as_recognize_would_read_it():
+    head = Head(np.eye(3, dtype=np.float32), np.zeros(3, dtype=np.float32), ("1m", "2m", NOT_A_TILE))
+    features = np.array([[5, 0, 0], [0, 5, 0], [0, 0, 5], [5, 0, 0]], dtype=np.float32)
+    photo = Photo("p", ("1m", "2m", BACK), np.array([0.9, 0.8, 0.7, 0.2]), np.array([False, False, False, True]),
+                  features, features, np.zeros(4, dtype=np.int64))
+    assert read_photo_codes(photo, head, 0.5) == ["1m", "2m"]  # the third is no tile; the back is below 0.5
+    assert sorted(read_photo_codes(photo, head, 0.1)) == sorted([BACK, "1m", "2m"])
+
+
+def test_recognize_drops_faces_named_not_a_tile_and_keeps_backs():
+    boxes, scores = np.arange(12.0).reshape(3, 4), np.array([0.9, 0.8, 0.7])
+    probs = np.array([[0.9, 0.1], [0.2, 0.8], [0.1, 0.9]])
+    kept = drop_non_tiles(boxes, scores, ["face", "face", BACK], probs, ["1m", NOT_A_TILE])
+    assert kept[2] == ["face", BACK] and kept[1].tolist() == [0.9, 0.7]
+    unchanged = drop_non_tiles(boxes, scores, ["face"] * 3, probs, ["1m", "2m"])
+    assert unchanged[2] == ["face"] * 3
+
+
+@needs_models
+def test_a_written_classifier_carries_the_new_last_layer_and_the_base_trunk(tmp_path):
+    base_model = onnx.load(str(MODELS_DIR / "classifier.onnx"))
+    codes = load_models(MODELS_DIR).codes
+    base = base_head(base_model, codes)
+    assert base.classes == (*codes, NOT_A_TILE)
+    write_classifier(base_model, base, tmp_path / "classifier.onnx")
+    crops = np.random.default_rng(0).random((2, 3, 64, 64), dtype=np.float32)
+    before, after = (session(path).run(None, {"images": crops})[0]
+                     for path in (MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx"))
+    assert after.shape == (2, len(codes) + 1)
+    assert np.allclose(after[:, :-1], before, atol=1e-5) and after[:, -1].max() < 1e-6  # "none" never chosen
+    written = base_head(onnx.load(str(tmp_path / "classifier.onnx")), (*codes, NOT_A_TILE))
+    assert np.allclose(written.weight, base.weight) and written.classes == base.classes
+
+
+@needs_models
+def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, tmp_path, quick, capsys):
+    out = tmp_path / "models"
+    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    meta = json.loads((out / "vision.json").read_text())
+    assert meta["adaptation"] == record and record["photos"] == 6
+    assert {"base", "adapted"} <= set(record["held_out"]) and record["cpu_seconds"] > 0
+    assert (out / meta["localiser"]["file"]).is_file() and (out / meta["classifier"]["file"]).is_file()
+    assert (NOT_A_TILE in meta["classifier"]["classes"]) == (record["kept"] == "adapted")
+    photo = sorted((rendered / "images").glob("*.jpg"))[0]
+    assert main(["read", str(photo), "--models", str(out), "--json"]) == 0
+    assert all(tile["code"] != NOT_A_TILE for tile in json.loads(capsys.readouterr().out)["tiles"])
+    assert main(["eval", "--yolo", str(rendered), "--models", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 6
+
+
+@needs_models
+def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quick, capsys):
+    bad = tmp_path / "bad"
+    shutil.copytree(rendered, bad)
+    rng = np.random.default_rng(1)
+    for label in (bad / "labels").glob("*.txt"):  # every tile given a random code: labels no model can learn
+        lines = [line.split() for line in label.read_text().splitlines()]
+        label.write_text("".join(f"{rng.integers(42)} {' '.join(f[1:])}\n" for f in lines))
+    out = tmp_path / "models"
+    assert main(["adapt", "--yolo", str(bad), "--out", str(out), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["kept"] == "base"
+    assert (out / "classifier.onnx").read_bytes() == (MODELS_DIR / "classifier.onnx").read_bytes()
+    figures = []
+    for models in (MODELS_DIR, out):  # on the true labels, the output reads exactly as the base does
+        assert main(["eval", "--yolo", str(rendered), "--models", str(models), "--json"]) == 0
+        figures.append(json.loads(capsys.readouterr().out)["f1"])
+    assert figures[1] == figures[0]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--yolo", "missing"], "no data.yaml"),
+    (["--yolo", "one", "--models", "same", "--out", "same"], "is the base models folder"),
+])
+def test_bad_adapt_input_is_a_clear_error(tmp_path, capsys, args, message, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "data.yaml").write_text("names: ['1m']\n")
+    (tmp_path / "one" / "images").mkdir()
+    assert main(["adapt", "--out", "out", *args] if "--out" not in args else ["adapt", *args]) == 2
+    assert message in capsys.readouterr().err

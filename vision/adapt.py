@@ -1,0 +1,366 @@
+"""Adapt the recogniser to a user's own tile set (DESIGN.md "Adapting to a user's tile set"), on CPU, without
+torch. The classifier's last layer (a Gemm over the pooled features) is refitted on the user's labelled photos,
+pulled towards the base model's weights, with one more class, `NOT_A_TILE`, for what the localiser finds that
+the user did not label (book spines, tiles cut by the frame); the localiser's threshold is chosen anew, since
+that class can now turn down its weak finds. Part of the photos is held out: the adapted models are kept only
+if they read those photos better than the base models do; otherwise the output is a copy of the base.
+
+Every photo is run through the localiser and the classifier's trunk once; choosing the pull, the threshold and
+the keep-or-not decision then only refit the last layer (softmax regression in numpy) on cached features."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import numpy_helper
+
+from datasets.errors import DatasetError
+from datasets.yolo import read_names, read_split, split_names
+from scoring.tiles import BACK
+from vision.geometry import cut_crop
+from vision.image import RECOGNITION_MAX_SIDE, load_photo
+from vision.metrics import multiset_scores
+from vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
+from vision.train import jitter_box
+
+LOWEST_CONF = 0.1  # candidate boxes are kept down to this localiser score; the threshold is chosen above it
+CONF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+STRENGTH_GRID = (0.001, 0.01, 0.1)  # L2 pull of the refitted layer towards the base weights
+HELD_OUT_SHARE = 0.3  # of the photos, for the keep-or-not decision (at least one photo)
+MIN_PHOTOS = 2
+# The adapted models must agree with the user's own labels on at least this F1 on held-out photos: labels that
+# a model fitted on the other photos cannot reproduce are not consistent enough to learn from.
+MIN_HELD_OUT_F1 = 0.5
+MATCH_INSIDE = 0.6  # a localiser box this much inside a labelled tile is that tile (one to one)
+NEGATIVE_INSIDE = 0.2  # a localiser box this little inside every labelled tile is "not a tile" of the set
+LABEL_JITTERS = 32  # training crops per labelled box, jittered like a localiser's error and augmented
+FOUND_JITTERS = 8  # more such crops per localiser box
+AUGMENT_DEGREES, AUGMENT_SCALE, AUGMENT_SHIFT = 12.0, 0.12, 0.06
+AUGMENT_CONTRAST, AUGMENT_BRIGHTNESS = 0.25, 20.0
+FIT_STEPS = 100
+FOLDS = 3  # for choosing the pull and the threshold on the photos that are not held out
+SEED = 0
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class Head:
+    """The classifier's last layer: logits = features @ weight.T + bias, one row per class."""
+
+    weight: np.ndarray
+    bias: np.ndarray
+    classes: tuple[str, ...]
+
+    def codes(self, features: np.ndarray) -> list[str]:
+        return [self.classes[i] for i in np.argmax(features @ self.weight.T + self.bias, axis=1)]
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One labelled photo, as the adaptation sees it: the localiser's candidate boxes (score ≥ LOWEST_CONF,
+    after NMS) with their kind and the classifier's features of their crops, and training crops with targets."""
+
+    name: str
+    truth: tuple[str, ...]
+    scores: np.ndarray
+    backs: np.ndarray
+    features: np.ndarray
+    train_features: np.ndarray
+    train_targets: np.ndarray  # head class indices
+
+
+@dataclass(frozen=True)
+class Choice:
+    strength: float
+    conf: float
+
+
+def _head_gemm(model: onnx.ModelProto) -> onnx.NodeProto:
+    """The Gemm whose output feeds the Softmax that is the graph's output: the classifier's last layer."""
+    output = model.graph.output[0].name
+    softmax = next((n for n in model.graph.node if n.op_type == "Softmax" and output in n.output), None)
+    gemm = next((n for n in model.graph.node if n.op_type == "Gemm" and softmax and n.output[0] in softmax.input),
+                None)
+    if gemm is None or any(a.name == "transB" and a.i != 1 for a in gemm.attribute) or \
+            not any(a.name == "transB" for a in gemm.attribute):
+        raise ValueError("the classifier does not end in Gemm(transB=1) → Softmax; it cannot be adapted")
+    return gemm
+
+
+def base_head(model: onnx.ModelProto, codes: Sequence[str]) -> Head:
+    """The base classifier's last layer, with a `NOT_A_TILE` row added (never chosen: bias far below) if absent."""
+    gemm = _head_gemm(model)
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    weight, bias = weights[gemm.input[1]], weights[gemm.input[2]]
+    if NOT_A_TILE in codes:
+        return Head(weight, bias, tuple(codes))
+    return Head(np.vstack([weight, np.zeros((1, weight.shape[1]), weight.dtype)]), np.append(bias, np.float32(-20)),
+                (*codes, NOT_A_TILE))
+
+
+def embedding_session(model: onnx.ModelProto) -> ort.InferenceSession:
+    """The classifier with the last layer's input (the pooled features) as a second output."""
+    features = _head_gemm(model).input[0]
+    with_features = onnx.ModelProto()
+    with_features.CopyFrom(model)
+    with_features.graph.output.append(onnx.helper.make_tensor_value_info(features, onnx.TensorProto.FLOAT, None))
+    return session(with_features.SerializeToString())
+
+
+def write_classifier(model: onnx.ModelProto, head: Head, out: Path) -> None:
+    """The base classifier with `head` as its last layer."""
+    adapted = onnx.ModelProto()
+    adapted.CopyFrom(model)
+    gemm = _head_gemm(adapted)
+    for initializer in adapted.graph.initializer:
+        if initializer.name in gemm.input[1:3]:
+            value = head.weight if initializer.name == gemm.input[1] else head.bias
+            initializer.CopyFrom(numpy_helper.from_array(value.astype(np.float32), initializer.name))
+    for value in (*adapted.graph.output, *adapted.graph.value_info):  # the class count, where a shape names it
+        dims = value.type.tensor_type.shape.dim
+        if value.name in (gemm.output[0], adapted.graph.output[0].name) and dims:
+            dims[-1].Clear()
+            dims[-1].dim_value = len(head.classes)
+    onnx.checker.check_model(adapted)
+    onnx.save(adapted, str(out))
+
+
+def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop as another photo of the same tile might show it: turned a little, scaled, shifted, lit otherwise."""
+    size = crop.shape[0]
+    turn = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(-1, 1) * AUGMENT_DEGREES,
+                                   1 + rng.uniform(-1, 1) * AUGMENT_SCALE)
+    turn[:, 2] += rng.uniform(-1, 1, 2) * AUGMENT_SHIFT * size
+    moved = cv2.warpAffine(crop, turn, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    lit = moved * (1 + rng.uniform(-1, 1) * AUGMENT_CONTRAST) + rng.uniform(-1, 1) * AUGMENT_BRIGHTNESS
+    return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def _features(image: np.ndarray, boxes: Sequence[np.ndarray], embed: ort.InferenceSession, size: int,
+              width: int, rng: np.random.Generator | None = None) -> np.ndarray:
+    """The pooled features (N×width) of the crops at `boxes` (each augmented, given `rng`)."""
+    if not len(boxes):
+        return np.zeros((0, width), dtype=np.float32)
+    crops = [cut_crop(image, box, size) for box in boxes]
+    crops = [augment(crop, rng) for crop in crops] if rng is not None else crops
+    return embed.run(None, {embed.get_inputs()[0].name: to_tensor(np.stack(crops))})[1]
+
+
+def inside_share(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """The share of `box`'s area inside each of `boxes`."""
+    x1, y1 = np.maximum(box[0], boxes[:, 0]), np.maximum(box[1], boxes[:, 1])
+    x2, y2 = np.minimum(box[2], boxes[:, 2]), np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    return inter / max((box[2] - box[0]) * (box[3] - box[1]), 1e-12)
+
+
+def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """For each localiser box: the index of the labelled box it claims (one to one, best score first: the free
+    label holding most of it, at least MATCH_INSIDE), -1 for "not a tile" (under NEGATIVE_INSIDE of it in any
+    label), -2 for neither. Inside, not IoU: the localiser boxes a tile's face, a user may box the whole tile."""
+    claims = np.full(len(found), -2)
+    used = np.zeros(len(truth), dtype=bool)
+    for i in np.argsort(-scores, kind="stable"):
+        inside = inside_share(found[i], truth) if len(truth) else np.zeros(0)
+        free = np.where(used, -1.0, inside)
+        if len(free) and free.max() >= MATCH_INSIDE:
+            claims[i] = int(free.argmax())
+            used[claims[i]] = True
+        elif not len(inside) or inside.max() < NEGATIVE_INSIDE:
+            claims[i] = -1
+    return claims
+
+
+def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Models,
+                   embed: ort.InferenceSession, base: Head, rng: np.random.Generator) -> Photo:
+    """Run the localiser (down to LOWEST_CONF) and the classifier's trunk on one labelled photo. `labels`:
+    (code, normalised [x1, y1, x2, y2])."""
+    image = load_photo(image_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+    height, width = image.shape[:2]
+    truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
+    codes = [code for code, _ in labels]
+    found, scores, kinds = localise(image, models, LOWEST_CONF)
+    backs = np.array([kind == BACK for kind in kinds], dtype=bool)
+    size, width = models.classifier_size, base.weight.shape[1]
+    features = _features(image, list(found), embed, size, width)
+    # Training crops: the localiser's own boxes (as found, and jittered) with the code of the label they claim or
+    # "not a tile", and jittered crops of every labelled face. Boxes on backs are the localiser's business.
+    claims = _match(found, scores, truth)
+    kept = [i for i, claim in enumerate(claims)
+            if claim != -2 and not backs[i] and (claim == -1 or codes[claim] != BACK)]
+    found_targets = [NOT_A_TILE if claims[i] == -1 else codes[claims[i]] for i in kept]
+    boxes = [jitter_box(found[i], rng) for i in kept for _ in range(FOUND_JITTERS)]
+    targets = [target for target in found_targets for _ in range(FOUND_JITTERS)]
+    for code, box in zip(codes, truth, strict=True):
+        if code != BACK:
+            boxes += [jitter_box(box, rng) for _ in range(LABEL_JITTERS)]
+            targets += [code] * LABEL_JITTERS
+    train = np.vstack([features[kept], _features(image, boxes, embed, size, width, rng)])
+    index = {code: i for i, code in enumerate(base.classes)}
+    return Photo(image_path.name, tuple(codes), scores, backs, features, train,
+                 np.array([index[t] for t in found_targets + targets], dtype=np.int64))
+
+
+def fit_head(base: Head, features: np.ndarray, targets: np.ndarray, strength: float) -> Head:
+    """Softmax regression from the base layer (Adam, full batch), with an L2 pull of `strength` towards it."""
+    weight, bias = base.weight.astype(np.float32), base.bias.astype(np.float32)
+    if not len(targets):
+        return base
+    onehot = np.eye(len(base.classes), dtype=np.float32)[targets]
+    moments = [np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(bias), np.zeros_like(bias)]
+    rate, beta1, beta2 = np.float32(0.01), np.float32(0.9), np.float32(0.999)
+    for step in range(1, FIT_STEPS + 1):
+        logits = features @ weight.T + bias
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        error = (p - onehot) / len(targets)
+        grads = (error.T @ features + strength * (weight - base.weight), error.sum(axis=0))
+        for k, (param, grad) in enumerate(zip((weight, bias), grads, strict=True)):
+            m, v = moments[2 * k], moments[2 * k + 1]
+            m *= beta1
+            m += (1 - beta1) * grad
+            v *= beta2
+            v += (1 - beta2) * grad**2
+            param -= rate * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
+    return Head(weight, bias, base.classes)
+
+
+def read_photo_codes(photo: Photo, head: Head, conf: float) -> list[str]:
+    """The codes `recognize` reports for this photo with this last layer and threshold (backs as `back`)."""
+    keep = photo.scores >= conf
+    faces = keep & ~photo.backs
+    codes = [BACK] * int((keep & photo.backs).sum())
+    return codes + [code for code in head.codes(photo.features[faces]) if code != NOT_A_TILE]
+
+
+def figures(photos: Sequence[Photo], reads: Sequence[list[str]]) -> dict[str, float]:
+    """Tile precision, recall, F1 (faces) and exact photos (backs included), as `fanshot eval` counts them."""
+    pairs = [([c for c in read if c != BACK], [c for c in photo.truth if c != BACK])
+             for photo, read in zip(photos, reads, strict=True)]
+    exact = [sorted(read) == sorted(photo.truth) for photo, read in zip(photos, reads, strict=True)]
+    return {"photos": len(photos), **multiset_scores(pairs), "exact_photos": int(sum(exact))}
+
+
+def _rank(result: dict[str, float]) -> tuple[float, int]:
+    return result["f1"], result["exact_photos"]
+
+
+def _stack(photos: Sequence[Photo]) -> tuple[np.ndarray, np.ndarray]:
+    return np.vstack([p.train_features for p in photos]), np.concatenate([p.train_targets for p in photos])
+
+
+def choose(photos: Sequence[Photo], base: Head, base_conf: float) -> Choice:
+    """The pull and threshold with the best held-out reading over folds of `photos` (each photo read by a layer
+    fitted on the others); with one photo, the middle pull and the base threshold."""
+    if len(photos) < 2:
+        return Choice(STRENGTH_GRID[len(STRENGTH_GRID) // 2], base_conf)
+    folds = np.arange(len(photos)) % min(len(photos), FOLDS)
+    best: tuple[tuple[float, int, float], Choice] | None = None
+    for strength in STRENGTH_GRID:
+        reads: dict[float, list[list[str]]] = {conf: [[] for _ in photos] for conf in CONF_GRID}
+        for fold in np.unique(folds):
+            head = fit_head(base, *_stack([p for p, f in zip(photos, folds, strict=True) if f != fold]), strength)
+            for i in np.flatnonzero(folds == fold):
+                for conf in CONF_GRID:
+                    reads[conf][i] = read_photo_codes(photos[i], head, conf)
+        for conf, read in reads.items():
+            key = (*_rank(figures(photos, read)), strength)  # ties: the stronger pull, the closer to the base
+            if best is None or key > best[0]:
+                best = (key, Choice(strength, conf))
+    assert best is not None
+    return best[1]
+
+
+def better(adapted: dict[str, float], base: dict[str, float]) -> bool:
+    """Whether the adapted models read the held-out photos at least as well as the base (F1, then exact photos:
+    on a tie, the models that saw more of the set), and agree with the user's labels enough (MIN_HELD_OUT_F1) for
+    those labels to be worth learning."""
+    return _rank(adapted) >= _rank(base) and adapted["f1"] >= MIN_HELD_OUT_F1
+
+
+def split_held_out(count: int, seed: int = SEED) -> tuple[list[int], list[int]]:
+    """(fit, held out) photo indices: a seeded shuffle, HELD_OUT_SHARE of the photos held out (at least one)."""
+    order = np.random.default_rng(seed).permutation(count)
+    held = max(1, round(count * HELD_OUT_SHARE))
+    return sorted(order[held:].tolist()), sorted(order[:held].tolist())
+
+
+def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]]]:
+    """Every labelled photo of a YOLO folder (flat or with splits): (image, [(code, normalised xyxy)])."""
+    names = read_names(root)
+    photos = []
+    for split in split_names(root):
+        for example in read_split(root / split, len(names)):
+            if example.boxes:
+                photos.append((example.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2,
+                                                                        b.cx + b.w / 2, b.cy + b.h / 2]))
+                                               for b in example.boxes]))
+    return photos
+
+
+def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,
+          command: str = "") -> dict:
+    """Write to `out` a complete models folder adapted to the labelled photos of `yolo_dir` (or a copy of the
+    base, if the adaptation reads the held-out photos no better); returns the `adaptation` record of its
+    vision.json: the figures on the held-out photos, base and adapted, the choice, and the time taken."""
+    started, cpu_started = time.perf_counter(), time.process_time()
+    report = progress or (lambda fraction, message: None)
+    if out.resolve() == base_dir.resolve():
+        raise ValueError(f"--out {out} is the base models folder; write the adapted models elsewhere")
+    photos_in = labelled_photos(yolo_dir)
+    if len(photos_in) < MIN_PHOTOS:
+        raise DatasetError(f"{yolo_dir}: {len(photos_in)} labelled photo(s); adapting needs at least {MIN_PHOTOS}")
+    meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
+    models = load_models(base_dir)
+    classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+    base = base_head(classifier, models.codes)
+    embed = embedding_session(classifier)
+    rng = np.random.default_rng(SEED)
+    photos = []
+    for number, (image, labels) in enumerate(photos_in, 1):
+        photos.append(photo_features(image, labels, models, embed, base, rng))
+        report(0.8 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
+    fit, held = split_held_out(len(photos))
+    fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
+    choice = choose(fit_photos, base, models.conf)
+    report(0.9, "chose the pull and the threshold")
+    trial = fit_head(base, *_stack(fit_photos), choice.strength)
+    before = figures(held_photos, [read_photo_codes(p, base, models.conf) for p in held_photos])
+    after = figures(held_photos, [read_photo_codes(p, trial, choice.conf) for p in held_photos])
+    kept = better(after, before)
+    final = fit_head(base, *_stack(photos), choice.strength) if kept else None
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
+    if final is None:
+        shutil.copyfile(base_dir / meta["classifier"]["file"], out / meta["classifier"]["file"])
+    else:
+        write_classifier(classifier, final, out / meta["classifier"]["file"])
+        meta["classifier"]["classes"] = list(final.classes)
+        meta["localiser"]["conf"] = choice.conf
+    record = {
+        "kept": "adapted" if kept else "base",
+        "base": str(base_dir), "data": str(yolo_dir),
+        "photos": len(photos), "tiles": sum(len(p.truth) for p in photos),
+        "held_out": {"photos": [photos[i].name for i in held], "base": before, "adapted": after},
+        "strength": choice.strength, "conf": choice.conf,
+        "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
+        "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    meta["training"] = [*meta.get("training", []), *([command] if command else [])]
+    meta["adaptation"] = record
+    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    report(1.0, f"kept the {record['kept']} models")
+    return record
