@@ -83,13 +83,15 @@ def main() -> None:
                 after = evaluate_yolo(target, "", None, work / "models")
                 run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
                        "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
+                       "localiser_strength": record["localiser_strength"],
                        "f1_before": before["f1"], "f1_after": after["f1"],
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
                        "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}
                 runs.append(run)
                 print(f"k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
                       f"{run['f1_after']:.3f}  exact {run['exact_before']:.0%} -> {run['exact_after']:.0%}  "
-                      f"kept {run['kept']:<7} conf {run['conf']}  {run['seconds']:.0f} s wall, "
+                      f"kept {run['kept']:<7} conf {run['conf']} localiser pull {run['localiser_strength']}  "
+                      f"{run['seconds']:.0f} s wall, "
                       f"{run['cpu_seconds']:.0f} s CPU, load {run['load']}", flush=True)
     for k in args.k:
         mine = [run for run in runs if run["k"] == k]

@@ -1,12 +1,15 @@
 """Adapt the recogniser to a user's own tile set (DESIGN.md "Adapting to a user's tile set"), on CPU, without
-torch. The classifier's last layer (a Gemm over the pooled features) is refitted on the user's labelled photos,
-pulled towards the base model's weights, with one more class, `NOT_A_TILE`, for what the localiser finds that
-the user did not label (book spines, tiles cut by the frame); the localiser's threshold is chosen anew, since
-that class can now turn down its weak finds. Part of the photos is held out: the adapted models are kept only
-if they read those photos better than the base models do; otherwise the output is a copy of the base.
+torch. First the localiser's class scores (`vision.localiser_head`) are refitted on the user's labelled photos,
+where cross-validation says they find the tiles better than the base's; then the classifier's last layer (a Gemm
+over the pooled features) is refitted on the boxes that localiser finds, pulled towards the base model's weights,
+with one more class, `NOT_A_TILE`, for what the localiser finds that the user did not label (book spines, tiles
+cut by the frame); the localiser's threshold is chosen anew, since that class can now turn down its weak finds.
+Part of the photos is held out: the adapted models are kept only if they read those photos better than the base
+models do; otherwise the output is a copy of the base.
 
-Every photo is run through the localiser and the classifier's trunk once; choosing the pull, the threshold and
-the keep-or-not decision then only refit the last layer (softmax regression in numpy) on cached features."""
+Every photo is looked at by the localiser a few times (mirrored, scaled, moved) and run through the classifier's
+trunk once; choosing the pulls, the threshold and the keep-or-not decision then only refit last layers (logistic
+and softmax regression in numpy) on cached features."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,7 +33,22 @@ from datasets.yolo import read_names, read_split, split_names
 from scoring.tiles import BACK
 from vision.geometry import cut_crop
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
-from vision.metrics import multiset_scores
+from vision.localiser_head import (
+    LocaliserHead,
+    Look,
+    Samples,
+    base_localiser_head,
+    detections,
+    feature_session,
+    fit_localiser_head,
+    join,
+    look,
+    map_boxes,
+    place,
+    samples,
+    write_localiser,
+)
+from vision.metrics import Boxes, multiset_scores
 from vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
 from vision.train import jitter_box
 
@@ -50,6 +68,9 @@ AUGMENT_DEGREES, AUGMENT_SCALE, AUGMENT_SHIFT = 12.0, 0.12, 0.06
 AUGMENT_CONTRAST, AUGMENT_BRIGHTNESS = 0.25, 20.0
 FIT_STEPS = 100
 FOLDS = 3  # for choosing the pull and the threshold on the photos that are not held out
+LOCALISER_LOOKS = 4  # looks at each photo for the localiser besides the plain one: mirrored, scaled, moved
+LOOK_FILL = (0.6, 1.0)  # the photo's long side in those looks, as a share of the localiser's input
+LOCALISER_STRENGTH_GRID = (0.001, 0.01, 0.1)  # L2 pull of the localiser's class Convs towards the base
 SEED = 0
 
 Progress = Callable[[float, str], None]
@@ -298,6 +319,67 @@ def split_held_out(count: int, seed: int = SEED) -> tuple[list[int], list[int]]:
     return sorted(order[held:].tolist()), sorted(order[:held].tolist())
 
 
+@dataclass(frozen=True)
+class LocaliserPhoto:
+    """One labelled photo as the localiser's adaptation sees it: the plain look (letterboxed as `localise` does
+    it), on which the localiser is judged, and the anchors of all its looks to fit on."""
+
+    plain: Look
+    fitting: Samples
+
+
+def localiser_photo(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], features: ort.InferenceSession,
+                    models: Models, base: LocaliserHead, rng: np.random.Generator) -> LocaliserPhoto:
+    """The localiser's features of one labelled photo in its plain look and LOCALISER_LOOKS others, each mirrored
+    or not, scaled within LOOK_FILL and moved anywhere in the localiser's input."""
+    image = load_photo(image_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+    classes = models.localiser_classes
+    face = next(i for i, name in enumerate(classes) if name != BACK)
+    kinds = np.array([classes.index(BACK) if code == BACK else face for code, _ in labels], dtype=np.int64)
+    boxes = np.array([box for _, box in labels]).reshape(-1, 4)
+    settings = [(1.0, (0.5, 0.5), False)] + [(rng.uniform(*LOOK_FILL), (rng.random(), rng.random()),
+                                               bool(rng.random() < 0.5)) for _ in range(LOCALISER_LOOKS)]
+    looks = []
+    for fill, offset, flip in settings:
+        canvas, affine = place(image, models.localiser_size, fill, offset, flip)
+        looks.append(look(canvas, map_boxes(boxes, affine), kinds, features))
+    return LocaliserPhoto(looks[0], join([samples(lk, base, models.localiser_size, rng) for lk in looks]))
+
+
+def boxing_f1(looks: Sequence[Look], found: Sequence[Boxes]) -> float:
+    """F1 of the localiser's boxes as the adaptation pairs them with labels (`_match`): a box that claims a
+    labelled tile is right, any other (a duplicate, a box across tiles, no tile) wrong. Inside, not IoU, for the
+    reason `_match` gives."""
+    right = sum(int((_match(f.boxes, f.scores, lk.truth) >= 0).sum()) for lk, f in zip(looks, found, strict=True))
+    boxes, tiles = sum(len(f.scores) for f in found), sum(len(lk.truth) for lk in looks)
+    return 2 * right / (boxes + tiles) if boxes + tiles else 0.0
+
+
+def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, classes: Sequence[str]
+                     ) -> float | None:
+    """The localiser pull whose class Convs, fitted on the other folds, box the tiles of each fold best
+    (`boxing_f1` at the best threshold of CONF_GRID); None when the base Convs box them at least as well, or
+    with one photo."""
+    if len(photos) < 2:
+        return None
+    looks = [photo.plain for photo in photos]
+    folds = np.arange(len(photos)) % min(len(photos), FOLDS)
+
+    def best_f1(heads: Sequence[LocaliserHead]) -> float:
+        return max(boxing_f1(looks, [detections(lk, head, conf, classes) for lk, head in zip(looks, heads,
+                                                                                             strict=True)])
+                   for conf in CONF_GRID)
+
+    best_score, best_strength = best_f1([base] * len(photos)), None
+    for strength in sorted(LOCALISER_STRENGTH_GRID, reverse=True):  # ties: the stronger pull
+        fitted = {fold: fit_localiser_head(base, join([p.fitting for p, f in zip(photos, folds, strict=True)
+                                                       if f != fold]), strength) for fold in np.unique(folds)}
+        score = best_f1([fitted[fold] for fold in folds])
+        if score > best_score:
+            best_score, best_strength = score, strength
+    return best_strength
+
+
 def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]]]:
     """Every labelled photo of a YOLO folder (flat or with splits): (image, [(code, normalised xyxy)])."""
     names = read_names(root)
@@ -326,24 +408,47 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
     models = load_models(base_dir)
     classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
-    base = base_head(classifier, models.codes)
-    embed = embedding_session(classifier)
+    localiser = onnx.load(str(base_dir / meta["localiser"]["file"]))
+    base, base_localiser = base_head(classifier, models.codes), base_localiser_head(localiser)
+    embed, features = embedding_session(classifier), feature_session(localiser)
     rng = np.random.default_rng(SEED)
+    fit, held = split_held_out(len(photos_in))
+    located = []
+    for number, (image, labels) in enumerate(photos_in, 1):
+        located.append(localiser_photo(image, labels, features, models, base_localiser, rng))
+        report(0.3 * number / len(photos_in), f"looked at {number} of {len(photos_in)} photos")
+    localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
+
+    def localiser_fitted_on(indices: Sequence[int]) -> onnx.ModelProto | None:
+        if localiser_strength is None:
+            return None
+        head = fit_localiser_head(base_localiser, join([located[i].fitting for i in indices]), localiser_strength)
+        return write_localiser(localiser, head)
+
+    trial_localiser = localiser_fitted_on(fit)
+    trial_models = models if trial_localiser is None else \
+        replace(models, localiser=session(trial_localiser.SerializeToString()))
+    report(0.4, "chose the localiser's pull")
     photos = []
     for number, (image, labels) in enumerate(photos_in, 1):
-        photos.append(photo_features(image, labels, models, embed, base, rng))
-        report(0.8 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
-    fit, held = split_held_out(len(photos))
+        photos.append(photo_features(image, labels, trial_models, embed, base, rng))
+        report(0.4 + 0.4 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
     fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
+    base_held = held_photos if trial_localiser is None else \
+        [photo_features(*photos_in[i], models, embed, base, rng) for i in held]
     choice = choose(fit_photos, base, models.conf)
     report(0.9, "chose the pull and the threshold")
     trial = fit_head(base, *_stack(fit_photos), choice.strength)
-    before = figures(held_photos, [read_photo_codes(p, base, models.conf) for p in held_photos])
+    before = figures(base_held, [read_photo_codes(p, base, models.conf) for p in base_held])
     after = figures(held_photos, [read_photo_codes(p, trial, choice.conf) for p in held_photos])
     kept = better(after, before)
     final = fit_head(base, *_stack(photos), choice.strength) if kept else None
+    final_localiser = localiser_fitted_on(range(len(photos))) if kept else None
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
+    if final_localiser is None:
+        shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
+    else:
+        onnx.save(final_localiser, str(out / meta["localiser"]["file"]))
     if final is None:
         shutil.copyfile(base_dir / meta["classifier"]["file"], out / meta["classifier"]["file"])
     else:
@@ -355,7 +460,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         "base": str(base_dir), "data": str(yolo_dir),
         "photos": len(photos), "tiles": sum(len(p.truth) for p in photos),
         "held_out": {"photos": [photos[i].name for i in held], "base": before, "adapted": after},
-        "strength": choice.strength, "conf": choice.conf,
+        "strength": choice.strength, "conf": choice.conf, "localiser_strength": localiser_strength,
         "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
         "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }

@@ -1,5 +1,5 @@
-"""`fanshot adapt`: the classifier's last layer refitted on a user's photos, never kept when it reads held-out
-photos worse than the base."""
+"""`fanshot adapt`: the localiser's class scores and the classifier's last layer refitted on a user's photos,
+never kept when they read held-out photos worse than the base."""
 
 import json
 import shutil
@@ -12,8 +12,20 @@ import pytest
 from datasets.synth.dataset import synth_dataset
 from fanshot.cli import main
 from scoring.tiles import BACK
-from vision import adapt
-from vision.adapt import Head, Photo, base_head, better, read_photo_codes, split_held_out, write_classifier
+from vision import adapt, localiser_head
+from vision.adapt import (
+    Head,
+    Photo,
+    base_head,
+    better,
+    boxing_f1,
+    choose_localiser,
+    read_photo_codes,
+    split_held_out,
+    write_classifier,
+)
+from vision.localiser_head import LocaliserHead, Look
+from vision.metrics import Boxes
 from vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
 
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
@@ -29,8 +41,9 @@ def rendered(tmp_path_factory) -> Path:
 @pytest.fixture
 def quick(monkeypatch):
     """Fewer crops and steps: the same code paths, in seconds."""
-    for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
+    for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30), ("LOCALISER_LOOKS", 1)):
         monkeypatch.setattr(adapt, name, value)
+    monkeypatch.setattr(localiser_head, "FIT_STEPS", 30)
 
 
 @pytest.mark.parametrize(("adapted", "base", "kept"), [
@@ -59,6 +72,19 @@ def test_a_photo_is_read_as_recognize_would_read_it():
                   features, features, np.zeros(4, dtype=np.int64))
     assert read_photo_codes(photo, head, 0.5) == ["1m", "2m"]  # the third is no tile; the back is below 0.5
     assert sorted(read_photo_codes(photo, head, 0.1)) == sorted([BACK, "1m", "2m"])
+
+
+def test_a_localiser_box_is_right_when_it_claims_a_labelled_tile_and_wrong_otherwise():
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], dtype=float)
+    seen = Look((), np.zeros((0, 4)), truth, np.zeros(2, dtype=np.int64))
+    found = Boxes(np.array([[1, 1, 9, 9], [2, 2, 9, 9], [50, 50, 60, 60]], dtype=float), ["face"] * 3,
+                  np.array([0.9, 0.8, 0.7]))  # one tile, its duplicate, no tile; the second tile missed
+    assert boxing_f1([seen], [found]) == pytest.approx(2 * 1 / (3 + 2))
+
+
+def test_with_one_photo_the_localiser_stays_the_base():
+    head = LocaliserHead((np.zeros((2, 1), dtype=np.float32),), (np.zeros(2, dtype=np.float32),))
+    assert choose_localiser([adapt.LocaliserPhoto(None, None)], head, ["face", BACK]) is None
 
 
 def test_recognize_drops_faces_named_not_a_tile_and_keeps_backs():
@@ -95,6 +121,8 @@ def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, t
     assert meta["adaptation"] == record and record["photos"] == 6
     assert {"base", "adapted"} <= set(record["held_out"]) and record["cpu_seconds"] > 0
     assert (out / meta["localiser"]["file"]).is_file() and (out / meta["classifier"]["file"]).is_file()
+    localiser_changed = (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
+    assert localiser_changed == (record["kept"] == "adapted" and record["localiser_strength"] is not None)
     assert (NOT_A_TILE in meta["classifier"]["classes"]) == (record["kept"] == "adapted")
     photo = sorted((rendered / "images").glob("*.jpg"))[0]
     assert main(["read", str(photo), "--models", str(out), "--json"]) == 0
@@ -104,7 +132,11 @@ def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, t
 
 
 @needs_models
-def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quick, capsys):
+@pytest.mark.parametrize("localiser_strength", [None, 0.01])  # the localiser as cross-validation leaves it, or adapted
+def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quick, capsys, monkeypatch,
+                                                        localiser_strength):
+    if localiser_strength is not None:
+        monkeypatch.setattr(adapt, "choose_localiser", lambda *args: localiser_strength)
     bad = tmp_path / "bad"
     shutil.copytree(rendered, bad)
     rng = np.random.default_rng(1)
@@ -115,7 +147,8 @@ def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quic
     assert main(["adapt", "--yolo", str(bad), "--out", str(out), "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["kept"] == "base"
-    assert (out / "classifier.onnx").read_bytes() == (MODELS_DIR / "classifier.onnx").read_bytes()
+    for name in ("classifier.onnx", "localiser.onnx"):
+        assert (out / name).read_bytes() == (MODELS_DIR / name).read_bytes()
     figures = []
     for models in (MODELS_DIR, out):  # on the true labels, the output reads exactly as the base does
         assert main(["eval", "--yolo", str(rendered), "--models", str(models), "--json"]) == 0
