@@ -84,6 +84,7 @@ def main() -> None:
                 run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
                        "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
                        "localiser_strength": record["localiser_strength"],
+                       "cross_validated_f1": record["cross_validated_f1"],
                        "f1_before": before["f1"], "f1_after": after["f1"],
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
                        "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}

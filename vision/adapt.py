@@ -1,15 +1,15 @@
 """Adapt the recogniser to a user's own tile set (DESIGN.md "Adapting to a user's tile set"), on CPU, without
-torch. First the localiser's class scores (`vision.localiser_head`) are refitted on the user's labelled photos,
-where cross-validation says they find the tiles better than the base's; then the classifier's last layer (a Gemm
-over the pooled features) is refitted on the boxes that localiser finds, pulled towards the base model's weights,
-with one more class, `NOT_A_TILE`, for what the localiser finds that the user did not label (book spines, tiles
-cut by the frame); the localiser's threshold is chosen anew, since that class can now turn down its weak finds.
-Part of the photos is held out: the adapted models are kept only if they read those photos better than the base
-models do; otherwise the output is a copy of the base.
+torch. The classifier's last layer (a Gemm over the pooled features) is refitted on the user's labelled photos,
+pulled towards the base model's weights, with one more class, `NOT_A_TILE`, for what the localiser finds that
+the user did not label (book spines, tiles cut by the frame); the localiser's threshold is chosen anew, since
+that class can now turn down its weak finds. The localiser's class scores are refitted too
+(`vision.localiser_head`), and kept where cross-validation says the photos are read better with them. Part of
+the photos is held out: the adapted models are kept only if they read those photos better than the base models
+do; otherwise the output is a copy of the base.
 
-Every photo is looked at by the localiser a few times (mirrored, scaled, moved) and run through the classifier's
-trunk once; choosing the pulls, the threshold and the keep-or-not decision then only refit last layers (logistic
-and softmax regression in numpy) on cached features."""
+Every photo is run through the localiser (a few looks: mirrored, scaled, moved) and the classifier's trunk once;
+choosing the pulls, the threshold and the keep-or-not decision then only refit last layers (logistic and softmax
+regression in numpy) on cached features, and read each photo's boxes again with the localisers fitted."""
 
 from __future__ import annotations
 
@@ -106,6 +106,7 @@ class Photo:
 class Choice:
     strength: float
     conf: float
+    f1: float = 0.0  # the cross-validated tile F1 it was chosen by
 
 
 def _head_gemm(model: onnx.ModelProto) -> onnx.NodeProto:
@@ -205,9 +206,10 @@ def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarr
 
 
 def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Models,
-                   embed: ort.InferenceSession, base: Head, rng: np.random.Generator) -> Photo:
+                   embed: ort.InferenceSession, base: Head, rng: np.random.Generator, *,
+                   training: bool = True) -> Photo:
     """Run the localiser (down to LOWEST_CONF) and the classifier's trunk on one labelled photo. `labels`:
-    (code, normalised [x1, y1, x2, y2])."""
+    (code, normalised [x1, y1, x2, y2]). Without `training`, only the localiser's boxes: a photo to read."""
     image = load_photo(image_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
     height, width = image.shape[:2]
     truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
@@ -216,6 +218,9 @@ def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], m
     backs = np.array([kind == BACK for kind in kinds], dtype=bool)
     size, width = models.classifier_size, base.weight.shape[1]
     features = _features(image, list(found), embed, size, width)
+    if not training:
+        return Photo(image_path.name, tuple(codes), scores, backs, features, np.zeros((0, width), dtype=np.float32),
+                     np.zeros(0, dtype=np.int64))
     # Training crops: the localiser's own boxes (as found, and jittered) with the code of the label they claim or
     # "not a tile", and jittered crops of every labelled face. Boxes on backs are the localiser's business.
     claims = _match(found, scores, truth)
@@ -283,24 +288,31 @@ def _stack(photos: Sequence[Photo]) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack([p.train_features for p in photos]), np.concatenate([p.train_targets for p in photos])
 
 
-def choose(photos: Sequence[Photo], base: Head, base_conf: float) -> Choice:
+def fold_numbers(count: int) -> np.ndarray:
+    """Each photo's fold, for cross-validation among `count` photos."""
+    return np.arange(count) % min(count, FOLDS)
+
+
+def choose(photos: Sequence[Photo], base: Head, base_conf: float, reads: Sequence[Photo] | None = None) -> Choice:
     """The pull and threshold with the best held-out reading over folds of `photos` (each photo read by a layer
-    fitted on the others); with one photo, the middle pull and the base threshold."""
+    fitted on the others; `reads`: the same photos as another localiser finds their tiles, read instead); with
+    one photo, the middle pull and the base threshold."""
+    reads = photos if reads is None else reads
     if len(photos) < 2:
         return Choice(STRENGTH_GRID[len(STRENGTH_GRID) // 2], base_conf)
-    folds = np.arange(len(photos)) % min(len(photos), FOLDS)
+    folds = fold_numbers(len(photos))
     best: tuple[tuple[float, int, float], Choice] | None = None
     for strength in STRENGTH_GRID:
-        reads: dict[float, list[list[str]]] = {conf: [[] for _ in photos] for conf in CONF_GRID}
+        codes: dict[float, list[list[str]]] = {conf: [[] for _ in photos] for conf in CONF_GRID}
         for fold in np.unique(folds):
             head = fit_head(base, *_stack([p for p, f in zip(photos, folds, strict=True) if f != fold]), strength)
             for i in np.flatnonzero(folds == fold):
                 for conf in CONF_GRID:
-                    reads[conf][i] = read_photo_codes(photos[i], head, conf)
-        for conf, read in reads.items():
+                    codes[conf][i] = read_photo_codes(reads[i], head, conf)
+        for conf, read in codes.items():
             key = (*_rank(figures(photos, read)), strength)  # ties: the stronger pull, the closer to the base
             if best is None or key > best[0]:
-                best = (key, Choice(strength, conf))
+                best = (key, Choice(strength, conf, key[0]))
     assert best is not None
     return best[1]
 
@@ -363,7 +375,7 @@ def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, clas
     if len(photos) < 2:
         return None
     looks = [photo.plain for photo in photos]
-    folds = np.arange(len(photos)) % min(len(photos), FOLDS)
+    folds = fold_numbers(len(photos))
 
     def best_f1(heads: Sequence[LocaliserHead]) -> float:
         return max(boxing_f1(looks, [detections(lk, head, conf, classes) for lk, head in zip(looks, heads,
@@ -412,38 +424,53 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     base, base_localiser = base_head(classifier, models.codes), base_localiser_head(localiser)
     embed, features = embedding_session(classifier), feature_session(localiser)
     rng = np.random.default_rng(SEED)
-    fit, held = split_held_out(len(photos_in))
-    located = []
+    photos = []
     for number, (image, labels) in enumerate(photos_in, 1):
-        located.append(localiser_photo(image, labels, features, models, base_localiser, rng))
-        report(0.3 * number / len(photos_in), f"looked at {number} of {len(photos_in)} photos")
+        photos.append(photo_features(image, labels, models, embed, base, rng))
+        report(0.6 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
+    fit, held = split_held_out(len(photos))
+    fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
+    choice = choose(fit_photos, base, models.conf)
+    report(0.7, "chose the pull and the threshold")
+    located = [localiser_photo(*photo, features, models, base_localiser, rng) for photo in photos_in]
     localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
+    report(0.8, "chose the localiser's pull")
 
-    def localiser_fitted_on(indices: Sequence[int]) -> onnx.ModelProto | None:
-        if localiser_strength is None:
-            return None
+    def localiser_fitted_on(indices: Sequence[int]) -> onnx.ModelProto:
         head = fit_localiser_head(base_localiser, join([located[i].fitting for i in indices]), localiser_strength)
         return write_localiser(localiser, head)
 
-    trial_localiser = localiser_fitted_on(fit)
-    trial_models = models if trial_localiser is None else \
-        replace(models, localiser=session(trial_localiser.SerializeToString()))
-    report(0.4, "chose the localiser's pull")
-    photos = []
-    for number, (image, labels) in enumerate(photos_in, 1):
-        photos.append(photo_features(image, labels, trial_models, embed, base, rng))
-        report(0.4 + 0.4 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
-    fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
-    base_held = held_photos if trial_localiser is None else \
-        [photo_features(*photos_in[i], models, embed, base, rng) for i in held]
-    choice = choose(fit_photos, base, models.conf)
-    report(0.9, "chose the pull and the threshold")
-    trial = fit_head(base, *_stack(fit_photos), choice.strength)
-    before = figures(base_held, [read_photo_codes(p, base, models.conf) for p in base_held])
-    after = figures(held_photos, [read_photo_codes(p, trial, choice.conf) for p in held_photos])
+    def read_with(localiser_model: onnx.ModelProto, indices: Sequence[int]) -> list[Photo]:
+        finder = replace(models, localiser=session(localiser_model.SerializeToString()))
+        return [photo_features(*photos_in[i], finder, embed, base, rng, training=False) for i in indices]
+
+    # The adapted localiser boxes as the base does (only its scores are new), so the classifier's training crops
+    # stay those of the base's boxes; with it, each photo not held out is read as its fold's localiser (fitted
+    # on the other folds) finds its tiles, for a cross-validated figure to set against the classifier's alone.
+    # Candidates (localiser adapted or not, choice, held-out photos as read), the better cross-validated first.
+    candidates, cross_validated = [(False, choice, held_photos)], {"classifier": choice.f1}
+    if localiser_strength is not None:
+        folds, reads = fold_numbers(len(fit)), {}
+        for fold in np.unique(folds):
+            mine, others = ([fit[j] for j in np.flatnonzero(which)] for which in (folds == fold, folds != fold))
+            reads.update(zip(mine, read_with(localiser_fitted_on(others), mine), strict=True))
+        with_localiser = choose(fit_photos, base, models.conf, [reads[i] for i in fit])
+        cross_validated["with_localiser"] = with_localiser.f1
+        if with_localiser.f1 > choice.f1:
+            candidates.insert(0, (True, with_localiser, read_with(localiser_fitted_on(fit), held)))
+    report(0.9, "chose whether to adapt the localiser")
+    before = figures(held_photos, [read_photo_codes(p, base, models.conf) for p in held_photos])
+
+    def held_out_figures(chosen: Choice, reads: Sequence[Photo]) -> dict[str, float]:
+        trial = fit_head(base, *_stack(fit_photos), chosen.strength)
+        return figures(reads, [read_photo_codes(p, trial, chosen.conf) for p in reads])
+
+    trials = [(adapted, chosen, held_out_figures(chosen, reads)) for adapted, chosen, reads in candidates]
+    # The first that reads the held-out photos better; if none does, the figures of the classifier's alone.
+    adapted_localiser, choice, after = next((t for t in trials if better(t[2], before)), trials[-1])
     kept = better(after, before)
     final = fit_head(base, *_stack(photos), choice.strength) if kept else None
-    final_localiser = localiser_fitted_on(range(len(photos))) if kept else None
+    final_localiser = localiser_fitted_on(range(len(photos))) if kept and adapted_localiser else None
     out.mkdir(parents=True, exist_ok=True)
     if final_localiser is None:
         shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
@@ -460,7 +487,8 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         "base": str(base_dir), "data": str(yolo_dir),
         "photos": len(photos), "tiles": sum(len(p.truth) for p in photos),
         "held_out": {"photos": [photos[i].name for i in held], "base": before, "adapted": after},
-        "strength": choice.strength, "conf": choice.conf, "localiser_strength": localiser_strength,
+        "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": cross_validated,
+        "localiser_strength": localiser_strength if final_localiser is not None else None,
         "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
         "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
