@@ -71,6 +71,9 @@ FOLDS = 3  # for choosing the pull and the threshold on the photos that are not 
 LOCALISER_LOOKS = 4  # looks at each photo for the localiser besides the plain one: mirrored, scaled, moved
 LOOK_FILL = (0.6, 1.0)  # the photo's long side in those looks, as a share of the localiser's input
 LOCALISER_STRENGTH_GRID = (0.001, 0.01, 0.1)  # L2 pull of the localiser's class Convs towards the base
+# Photos not held out that the localiser needs before it is adapted: two a fold, so that no fold's figure is
+# one photo's (its 390 weights are judged by cross-validation).
+LOCALISER_MIN_PHOTOS = 2 * FOLDS
 SEED = 0
 
 Progress = Callable[[float, str], None]
@@ -432,8 +435,10 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
     choice = choose(fit_photos, base, models.conf)
     report(0.7, "chose the pull and the threshold")
-    located = [localiser_photo(*photo, features, models, base_localiser, rng) for photo in photos_in]
-    localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
+    located, localiser_strength = [], None
+    if len(fit) >= LOCALISER_MIN_PHOTOS:
+        located = [localiser_photo(*photo, features, models, base_localiser, rng) for photo in photos_in]
+        localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
     report(0.8, "chose the localiser's pull")
 
     def localiser_fitted_on(indices: Sequence[int]) -> onnx.ModelProto:
