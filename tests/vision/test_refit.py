@@ -88,7 +88,7 @@ def test_the_jitter_counts_are_adapts_again_afterwards():
     before = adapt.LABEL_JITTERS, adapt.FOUND_JITTERS
     with refit._jitters(0, 0):
         assert (adapt.LABEL_JITTERS, adapt.FOUND_JITTERS) == (0, 0)
-    assert (adapt.LABEL_JITTERS, adapt.FOUND_JITTERS) == before
+    assert before == (adapt.LABEL_JITTERS, adapt.FOUND_JITTERS)
 
 
 @needs_models
