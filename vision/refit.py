@@ -43,7 +43,7 @@ from vision.recognize import NOT_A_TILE, load_models
 # Far fewer training crops per tile than adapt's: here the tiles are thousands, and every crop costs a trunk pass.
 LABEL_JITTERS = 2
 FOUND_JITTERS = 1
-STRENGTHS = (0.01, 0.1, 1.0)
+STRENGTHS = (0.01, 0.1)  # 1.0 read the tune sets as 0.1 did, and cost a fit
 CONFS = (0.2, 0.3, 0.4, 0.5, 0.55, 0.6)
 SEED = 0
 
@@ -55,6 +55,7 @@ Progress = Callable[[str], None]
 class Setting:
     strength: float
     negatives: bool  # learn NOT_A_TILE from the localiser's boxes on no labelled tile
+    base_tile_rows: bool  # keep the base's rows of the tiles: only the NOT_A_TILE row is refitted
     conf: float
 
 
@@ -147,6 +148,15 @@ def stack(photos: Sequence[Photo], not_a_tile: int | None) -> tuple[np.ndarray, 
     return features[keep], targets[keep]
 
 
+def with_base_tile_rows(base: Head, fitted: Head) -> Head:
+    """The base layer with `fitted`'s NOT_A_TILE row: it reads every tile as the base does, and turns down what
+    the refit learnt is not a tile. (The refits of the tile rows read real valid photos a little worse.)"""
+    row = base.classes.index(NOT_A_TILE)
+    weight, bias = base.weight.copy(), base.bias.copy()
+    weight[row], bias[row] = fitted.weight[row], fitted.bias[row]
+    return Head(weight, bias, base.classes)
+
+
 def set_score(photos: Sequence[Photo], head: Head, conf: float) -> dict[str, float]:
     """`figures` of one set read with this layer and threshold, with `score`: the tile F1, or on a set with no
     tile (clutter) the share of photos read as empty."""
@@ -178,14 +188,17 @@ def choose(fit: Sequence[Photo], valid: dict[str, Sequence[Photo]], tune: dict[s
     trials, best = [], None
     for strength in STRENGTHS:
         for negatives in (True, False):
-            head = fit_head(base, *stack(fit, None if negatives else not_a_tile), strength)
-            for conf in CONFS:
-                setting, reads = Setting(strength, negatives, conf), read_sets(sets, head, conf)
-                rank = _rank(reads, list(valid), list(tune), base_reads)
-                trials.append({"setting": setting.__dict__, "rank": rank,
-                               "scores": {name: round(r["score"], 4) for name, r in reads.items()}})
-                if best is None or rank > best[0]:
-                    best = (rank, setting)
+            fitted = fit_head(base, *stack(fit, None if negatives else not_a_tile), strength)
+            heads = {False: fitted, True: with_base_tile_rows(base, fitted)} if negatives else {False: fitted}
+            for base_tile_rows, head in heads.items():
+                for conf in CONFS:
+                    setting = Setting(strength, negatives, base_tile_rows, conf)
+                    reads = read_sets(sets, head, conf)
+                    rank = _rank(reads, list(valid), list(tune), base_reads)
+                    trials.append({"setting": setting.__dict__, "rank": rank,
+                                   "scores": {name: round(r["score"], 4) for name, r in reads.items()}})
+                    if best is None or rank > best[0]:
+                        best = (rank, setting)
             progress(f"chose among {len(trials)} settings; best so far {best[1]} {best[0]}")
     assert best is not None
     return best[1], {"base": {name: round(r["score"], 4) for name, r in base_reads.items()}, "trials": trials}
@@ -210,6 +223,7 @@ def refit(fit_sources: Sequence[Path], tune_sources: Sequence[Path], valid_sourc
     all_photos = fit_photos + [photo for photos in tune.values() for photo in photos]
     not_a_tile = reader.base.classes.index(NOT_A_TILE)
     final = fit_head(reader.base, *stack(all_photos, None if setting.negatives else not_a_tile), setting.strength)
+    final = with_base_tile_rows(reader.base, final) if setting.base_tile_rows else final
     out.mkdir(parents=True, exist_ok=True)
     meta = reader.meta
     shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])

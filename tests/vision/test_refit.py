@@ -12,7 +12,7 @@ from datasets.errors import DatasetError
 from datasets.synth.dataset import synth_dataset
 from fanshot.cli import main
 from vision import adapt, refit
-from vision.adapt import Photo
+from vision.adapt import Head, Photo
 from vision.recognize import MODELS_DIR, NOT_A_TILE
 
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
@@ -105,9 +105,18 @@ def test_fanshot_train_refit_writes_models_with_not_a_tile_that_eval_uses(render
     meta = json.loads((out / "vision.json").read_text())
     assert meta["refit"] == record and meta["training"][-1].startswith("fanshot train refit --fit")
     assert meta["classifier"]["classes"][-1] == NOT_A_TILE and meta["localiser"]["conf"] in (0.3, 0.55)
-    assert len(record["choice"]["trials"]) == 4 and record["photos"][str(clutter)] == 2
+    assert len(record["choice"]["trials"]) == 6 and record["photos"][str(clutter)] == 2
     assert len(list(cache.glob("*.pkl"))) == 3
     assert main(["eval", "--yolo", str(rendered), "--models", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["images"] == 4
     assert main([*args[:-5], "--out", str(MODELS_DIR)]) == 2  # never over the base models
     assert "is the base models folder" in capsys.readouterr().err
+
+
+def test_base_tile_rows_keep_every_tile_row_and_take_the_fitted_not_a_tile_row():
+    classes = ("1m", "2m", NOT_A_TILE)
+    base = Head(np.zeros((3, 2)), np.array([0.0, 0.0, -20.0]), classes)
+    fitted = Head(np.ones((3, 2)), np.array([1.0, 2.0, 3.0]), classes)
+    mixed = refit.with_base_tile_rows(base, fitted)
+    assert mixed.weight.tolist() == [[0, 0], [0, 0], [1, 1]] and mixed.bias.tolist() == [0, 0, 3]
+    assert base.bias[2] == -20.0  # the base is not changed
