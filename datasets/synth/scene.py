@@ -129,7 +129,8 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     """A camera seeing every point, from a random height (only low when not `high`: standing tiles face it),
     direction and roll, the points spanning a share of the frame drawn from `fill`, off centre. With a `look`:
     its tilt and quarter-turn roll, at the distance where the tiles (`widths`: per tile the two world points
-    across its width) are `look.tile_width` of the frame's shorter side, the points spanning at most FULL of it."""
+    across the width of its side on top) are `look.tile_width` of the frame's shorter side, the points
+    spanning at most FULL of it."""
     w, h = size
     fov = np.radians(rng.uniform(50, 70))
     if look is not None:  # steep views take a narrower lens: the far edge of the frame stays below the horizon
@@ -202,7 +203,7 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     corners = [tile_corners(tile, thick) for tile in tiles]
     if look is not None:
         w, h = oriented((w, h), corners, look)
-    widths = np.stack([c[list(TOP[:2])] for c in corners])
+    widths = np.stack([c[list((BOTTOM if t.pose == DOWN else TOP)[:2])] for t, c in zip(tiles, corners, strict=True)])
     camera = look_at(rng, np.concatenate(corners), (w, h), all(tile.pose != STANDING for tile in tiles),
                      look=look, widths=widths)
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
@@ -210,7 +211,8 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     image = _shadows(image, camera, corners, light, rng)
     body = np.float32(BACK_COLOURS[look.body] if look else list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
     face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
-    style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body))
+    style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body),
+                   cv2.INTER_AREA if look is None else cv2.INTER_CUBIC)
     tops = np.zeros((h, w), np.float32)  # where tile tops show: glossy
     order = np.argsort([-camera.to_camera(c.mean(axis=0, keepdims=True))[0, 2] for c in corners])
     for i in order:  # far to near
@@ -232,6 +234,7 @@ class _Style:
     light: np.ndarray  # unit vector toward the light
     face_tint: np.ndarray
     back: np.ndarray  # a face-down tile's top
+    enlarge: int = cv2.INTER_AREA  # interpolation of a face drawn larger than its image (a close-up's)
 
 
 def _unit(v: Sequence[float]) -> np.ndarray:
@@ -272,7 +275,7 @@ def _draw_tile(image: np.ndarray, tops: np.ndarray, camera: Camera, corners: np.
         shade = shade * style.face_tint
     else:  # the face is turned away: the back shows
         art = style.back
-    _warp_face(image, tops, art, camera.project(corners[list(side)]), shade)
+    _warp_face(image, tops, art, camera.project(corners[list(side)]), shade, style.enlarge)
 
 
 def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
@@ -281,15 +284,16 @@ def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
 
 
 def _warp_face(image: np.ndarray, tops: np.ndarray, art: np.ndarray, quad: np.ndarray,
-               shade: np.ndarray | float) -> None:
-    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`; mark it in
-    `tops`."""
+               shade: np.ndarray | float, enlarge: int = cv2.INTER_AREA) -> None:
+    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`, interpolated
+    by `enlarge` where the quad is larger than the face (INTER_AREA enlarges in blocks); mark it in `tops`."""
     h, w = image.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
     matrix = cv2.getPerspectiveTransform(FACE_SRC, np.float32(quad - [x0, y0]))
     roi = image[y0:y1, x0:x1]
-    face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    flags = enlarge if np.linalg.norm(quad[1] - quad[0]) > FACE_W else cv2.INTER_AREA
+    face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=flags)
     alpha = cv2.warpPerspective(FACE_ALPHA, matrix, (x1 - x0, y1 - y0))[..., None]
     roi[:] = np.clip(roi * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
     np.maximum(tops[y0:y1, x0:x1], alpha[..., 0], out=tops[y0:y1, x0:x1])

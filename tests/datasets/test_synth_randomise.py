@@ -130,6 +130,12 @@ def test_tiles_show_at_the_wanted_width(width: float, tiles: int | None) -> None
     assert_tiles_where_labelled(scene)
 
 
+def test_a_face_down_tile_is_measured_by_its_side_on_top() -> None:
+    backs = [t for t in place_hand(KONG_REQUEST["hand"], np.random.default_rng(0)) if t.code == BACK]
+    scene = rendered(a_look(0, 25, 0.45), tiles=backs)
+    assert shown_width(scene) == pytest.approx(0.45, rel=0.05)
+
+
 def test_too_many_tiles_for_the_width_are_shown_as_large_as_they_fit() -> None:
     scene = rendered(a_look(0, 20, 0.5))  # a whole hand cannot be half the frame a tile
     assert shown_width(scene) < 0.15
