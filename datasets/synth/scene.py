@@ -408,20 +408,25 @@ def camera_effects(image: np.ndarray, tops: np.ndarray, effects: Effects, rng: n
     the frame, missed focus, sensor noise."""
     h, w = tops.shape
     out = image.astype(np.float32) * (effects.exposure * np.float32(effects.white_balance))
-    yy, xx = np.mgrid[:h, :w].astype(np.float32)
     ys, xs = np.nonzero(tops > 0.5)
     if effects.glare > 0 and len(ys):
         k = int(rng.integers(len(ys)))
-        radius = rng.uniform(0.02, 0.08) * max(w, h)
-        squash = rng.uniform(1, 3)
+        radius, squash = rng.uniform(0.02, 0.08) * max(w, h), rng.uniform(1, 3)
+        x0, x1 = max(0, int(xs[k] - radius)), min(w, int(xs[k] + radius) + 1)
+        y0, y1 = max(0, int(ys[k] - radius / squash)), min(h, int(ys[k] + radius / squash) + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
         spot = np.clip(2 - 2 * np.hypot(xx - xs[k], (yy - ys[k]) * squash) / radius, 0, 1)  # a hard-edged disc
-        out += (255 - out) * (effects.glare * spot * tops)[..., None]
+        region = out[y0:y1, x0:x1]
+        region += (255 - region) * (effects.glare * spot * tops[y0:y1, x0:x1])[..., None]
     if effects.cast_shadow > 0:
         angle = rng.uniform(0, 2 * np.pi)
+        yy, xx = np.ogrid[:h, :w]
         along = ((xx - w / 2) * np.cos(angle) + (yy - h / 2) * np.sin(angle)) / max(w, h)
         edge = rng.uniform(-0.3, 0.2)
-        out *= 1 - effects.cast_shadow * np.clip((along - edge) / rng.uniform(0.02, 0.1), 0, 1)[..., None]
+        shade = 1 - effects.cast_shadow * np.clip((along - edge) / rng.uniform(0.02, 0.1), 0, 1)
+        out *= shade.astype(np.float32)[..., None]
     if effects.blur > 0:
         out = cv2.GaussianBlur(out, (0, 0), effects.blur)
-    out += rng.normal(0, effects.noise, out.shape).astype(np.float32)
+    if effects.noise > 0:
+        out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(effects.noise)
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -346,3 +346,11 @@ def test_randomised_examples_record_every_control_and_keep_labels_on_tiles() -> 
 def test_extras_without_a_cache_have_japanese_faces_and_no_photographs() -> None:
     extras = randomisation_extras(None)
     assert extras.photos == {} and ink(extras.japanese["5z"]).max() < 0.1
+
+
+def test_cli_randomise_says_when_there_are_no_photographs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert run_cli("synth", "--randomise", "--n", "2", "--out", str(tmp_path / "out"), "--seed", "4", "--workers", "1",
+                   "--art-cache", str(tmp_path / "no-cache")) == 0
+    assert "no background photographs" in capsys.readouterr().err
+    meta = json.loads((tmp_path / "out" / "images" / "synth_000001.json").read_text())
+    assert not meta["variants"]["background"].startswith("photo")
