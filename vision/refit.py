@@ -10,6 +10,7 @@ than the base models do) and the `tune` sets (held out of the fit while choosing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import shutil
@@ -120,12 +121,16 @@ class Reader:
         self.classifier = onnx.load(str(self.base_dir / self.meta["classifier"]["file"]))
         self.base = base_head(self.classifier, self.models.codes)
         self.embed = embedding_session(self.classifier)
+        digest = hashlib.sha1()
+        for stage in ("localiser", "classifier"):
+            digest.update((self.base_dir / self.meta[stage]["file"]).read_bytes())
+        self.tag = digest.hexdigest()[:10]  # a cache holds the features of these models only
 
     def photos(self, path: Path, most: int | None, train: bool, cache: Path | None,
                progress: Progress) -> list[Photo]:
         """The photos of a source as the refit sees them (with training crops when `train`), cached by source."""
         chosen = sample(source_photos(path), most)
-        key = f"{'_'.join(path.resolve().parts[1:])}-{len(chosen)}-{'train' if train else 'read'}.pkl"
+        key = f"{'_'.join(path.resolve().parts[1:])}-{len(chosen)}-{'train' if train else 'read'}-{self.tag}.pkl"
         if cache and (cache / key).is_file():
             return pickle.loads((cache / key).read_bytes())
         rng, started, photos = np.random.default_rng(SEED), time.perf_counter(), []
