@@ -91,6 +91,30 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refit(args: argparse.Namespace) -> int:
+    from vision.recognize import MODELS_DIR
+    from vision.refit import refit
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    command = " ".join(["fanshot train refit", *(f"--fit {p}" for p in args.fit), *(f"--tune {p}" for p in args.tune),
+                        *(f"--valid {p}" for p in args.valid), f"--out {args.out}"]
+                       + ([f"--most {args.most}"] if args.most else [])
+                       + ([f"--models {args.models}"] if args.models else []))
+    record = refit(args.fit, args.tune, args.valid, args.out, args.models or MODELS_DIR, most=args.most,
+                   cache=args.cache, progress=progress, command=command)
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    print(f"setting: {record['setting']}; {record['rows']} training rows; wrote {args.out} in "
+          f"{record['seconds']:.0f} s")
+    for name, figures in record["valid"].items():
+        print(f"{name}: F1 {figures['f1']:.4f}, exact {figures['exact_photos']}/{figures['photos']} "
+              f"(base {record['choice']['base'][name]:.4f})")
+    return 0
+
+
 def _read(args: argparse.Namespace) -> int:
     from vision.evaluate import read_photo
     from vision.recognize import load_models
@@ -212,6 +236,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "split (default: the one OUT/vision.json has, else 0.3)")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
+
+    sub = commands.add_parser("refit", help="refit the classifier's last layer (with a not-a-tile class) on "
+                              "varied training photos, on CPU without torch; compare the output before shipping it")
+    sub.add_argument("--fit", type=Path, action="append", default=[], metavar="SRC", required=True,
+                     help="photos to fit on: a YOLO folder, one split folder of one, or a manifest of photos of "
+                     "one tile or none (repeatable)")
+    sub.add_argument("--tune", type=Path, action="append", default=[], metavar="SRC",
+                     help="read to choose the setting while held out of the fit, then fitted on (repeatable)")
+    sub.add_argument("--valid", type=Path, action="append", default=[], metavar="SRC",
+                     help="read to choose the setting, never fitted on: no worse than the base (repeatable)")
+    sub.add_argument("--out", type=Path, required=True, metavar="MODELS_DIR", help="models folder to write")
+    sub.add_argument("--models", type=Path, help="base models folder (default: the shipped one)")
+    sub.add_argument("--most", type=int, help="photos drawn at random from each source, at most")
+    sub.add_argument("--cache", type=Path, help="folder to keep each source's features in, for a rerun")
+    sub.add_argument("--json", action="store_true", help="print the refit record as JSON")
+    sub.set_defaults(run=_guarded(_refit))
 
     parser = subparsers.add_parser("read", help="recognise the tiles in a photo")
     parser.add_argument("photo", type=Path)

@@ -17,6 +17,9 @@ def _synth(args: argparse.Namespace) -> int:
     cache = args.art_cache if (args.art_cache / "faces").is_dir() else None
     if cache is None:
         print(f"note: no face sets in {args.art_cache} (run `fanshot art`); using drawn faces only", file=sys.stderr)
+    if args.randomise and not (args.art_cache / "backgrounds" / "source.json").is_file():
+        print(f"note: no background photographs in {args.art_cache} (run `fanshot art`); procedural tables only",
+              file=sys.stderr)
     start = time.perf_counter()
     tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.art, args.randomise)
     print(f"wrote {args.n} images, {tiles} labelled tiles to {args.out} in {time.perf_counter() - start:.1f} s")
@@ -25,11 +28,14 @@ def _synth(args: argparse.Namespace) -> int:
 
 def _art(args: argparse.Namespace) -> int:
     from datasets.synth.art import SOURCE_NAMES, build_cache, write_contact_sheets
+    from datasets.synth.backgrounds import build_backgrounds
 
     names = args.source or list(SOURCE_NAMES)
     missing = [name for name in names if args.refresh or not (args.cache / "faces" / name / "source.json").is_file()]
     for folder in build_cache(args.cache, missing) if missing else []:
         print(f"wrote {folder}")
+    if not args.source and (args.refresh or not (args.cache / "backgrounds" / "source.json").is_file()):
+        print(f"wrote {build_backgrounds(args.cache)}")
     for path in write_contact_sheets(args.cache, args.contact_sheet, names) if args.contact_sheet else []:
         print(f"wrote {path}")
     return 0
@@ -60,8 +66,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--art", action="append", default=[], choices=SOURCE_NAMES + ADAPTATION_SOURCE_NAMES,
                         help="render in this cached art only (repeatable; default: every training source, never "
                         f"the adaptation-only {', '.join(ADAPTATION_SOURCE_NAMES)})")
-    parser.add_argument("--randomise", action="store_true", help="domain randomisation: framings from close-ups "
-                        "to small tiles, distractors, red fives, blank and framed white dragons, corner indices, ink")
+    parser.add_argument("--randomise", action="store_true", help="domain randomisation: tile widths 2-90 %% of "
+                        "the frame's shorter side (small hands to one-tile close-ups), camera rolled 0/90/180/270° "
+                        "and tilted up to 60°, some tiles upside down, white/yellow/green/blue bodies, backgrounds "
+                        "from photographs (`fanshot art` fetches them) and wood, stone, felt, cloth, desks, "
+                        "distractors (keys, dominoes, dice, coins, cards, fingers), Japanese-style faces, flowers "
+                        "from other art or painted, red fives, blank or framed 白, corner indices, faded or bold "
+                        "ink, harsher light, glare, cast shadows, blur, noise, JPEG 30-95")
     parser.set_defaults(run=_guarded(_synth))
 
     from datasets.synth.evalsets import WEB_TILES
@@ -78,7 +89,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "training two-thirds of the web crops, with distractors")
     parser.set_defaults(run=_guarded(_evalsets))
 
-    parser = subparsers.add_parser("art", help="fetch and rasterise tile art into a cache; contact sheets")
+    parser = subparsers.add_parser("art", help="fetch and rasterise tile art into a cache, and (no --source) the "
+                                   "background photographs of `synth --randomise`; contact sheets")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help=f"default {DEFAULT_CACHE}")
     parser.add_argument("--source", action="append", choices=SOURCE_NAMES + ADAPTATION_SOURCE_NAMES,
                         help="only this source (repeatable; adaptation-only sources are built only when named)")

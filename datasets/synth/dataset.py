@@ -26,11 +26,13 @@ import numpy as np
 
 from datasets.classes import CLASS_INDEX, CLASSES
 from datasets.errors import DatasetError
-from datasets.synth.art import SOURCE_NAMES
+from datasets.synth.art import SOURCE_NAMES, SOURCES
+from datasets.synth.backgrounds import load_backgrounds
 from datasets.synth.drawn import drawn_faces
 from datasets.synth.faces import FaceSet, load_face_sets
 from datasets.synth.layout import Placed, place_hand
-from datasets.synth.scene import Scene, render
+from datasets.synth.looks import draw_look
+from datasets.synth.scene import Look, Scene, render
 from datasets.synth.variants import randomise_faces
 from datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
 from scoring.generate import RULESETS, corpus, random_request
@@ -90,41 +92,57 @@ def _cjk_font() -> Path | None:
     return None
 
 
-# Domain randomisation (`--randomise`): how much of the frame the tiles span, by framing. A whole hand fills
-# most of it; a small one is a few % of a 12 MP frame a tile; a close-up shows one to three tiles, up to ~90 %.
-FRAMINGS = {"hand": (0.6, 0.95), "small": (0.3, 0.5), "closeup": (0.4, 0.95)}
-FRAMING_SHARES = (0.6, 0.2, 0.2)
+@dataclass(frozen=True)
+class Extras:
+    """What domain randomisation draws on besides the face sets: background photographs (by name) and a
+    Japanese-style drawn face set."""
+
+    photos: Mapping[str, np.ndarray]
+    japanese: FaceSet
 
 
-def randomised(placed: list[Placed], faces: FaceSet, seed: int, index: int
-               ) -> tuple[list[Placed], FaceSet, tuple[float, float], np.random.Generator, dict[str, str]]:
-    """The tiles, faces, framing and distractor stream of a domain-randomised photo, and what was varied;
-    drawn from their own stream (seed, index, 2)."""
+def randomisation_extras(art_cache: Path | None) -> Extras:
+    """The cache's background photos and the Japanese-style faces, drawn with the cache's or the machine's CJK
+    font."""
+    font = next((path for path in (art_cache / "pkgs" / s.package / s.path for s in SOURCES if s.name == "drawn")
+                 if path.is_file()), None) if art_cache else None
+    return Extras(load_backgrounds(art_cache), drawn_faces(font or _cjk_font(), "japanese"))
+
+
+def randomised(placed: list[Placed], sets: Mapping[str, FaceSet], source: str, seed: int, index: int,
+               extras: Extras) -> tuple[list[Placed], FaceSet, Look, dict[str, str]]:
+    """The tiles, faces and Look of a domain-randomised photo, and what was varied; drawn from their own stream
+    (seed, index, 2): see looks.draw_look and variants.randomise_faces."""
     rng = np.random.default_rng([seed, index, 2])
-    framing = str(rng.choice(list(FRAMINGS), p=FRAMING_SHARES))
-    if framing == "closeup":
-        start = int(rng.integers(len(placed)))
-        placed = placed[start:start + int(rng.integers(1, 4))]
-    faces, taken = randomise_faces(faces, rng)
-    return placed, faces, FRAMINGS[framing], rng, {"framing": framing, **taken}
+    placed, look, drawn = draw_look(placed, rng, extras.photos)
+    others = [faces for name, faces in sorted(sets.items()) if name != source]
+    faces, taken = randomise_faces(sets[source], rng, others, extras.japanese)
+    return placed, faces, look, {**drawn, **taken}
 
 
 def render_example(index: int, seed: int, request: dict[str, Any], sets: Mapping[str, FaceSet],
-                   randomise: bool = False) -> Example:
+                   extras: Extras | None = None) -> Example:
     """Photo `index` of the run with `seed`: a scene of `request`'s hand in one art source, and its labels;
-    `randomise` varies framing, faces and distractors (the same hand, art and scene draws otherwise)."""
+    with `extras`, domain-randomised (see `randomised`; the same hand and art otherwise)."""
     rng = np.random.default_rng([seed, index])
     source = sorted(sets)[rng.integers(len(sets))]
     placed, faces, variants = place_hand(request["hand"], rng), sets[source], {}
-    if randomise:
-        placed, faces, fill, stream, variants = randomised(placed, faces, seed, index)
-        scene = render(placed, faces, rng, fill, stream)
+    if extras is not None:
+        placed, faces, look, variants = randomised(placed, sets, source, seed, index, extras)
+        scene = render(placed, faces, rng, look)
+        variants.update(distractors=",".join(scene.distractors), tile_width=f"{shown_width(scene):.3f}")
     else:
         scene = render(placed, faces, rng)
     h, w = scene.image.shape[:2]
     boxes = tuple(box_from_corners(CLASS_INDEX[tile.code], np.divide(tile.box, [w, h, w, h]), f"synth {index}")
                   for tile in scene.tiles)
     return Example(index, seed, scene, source, request, boxes, variants)
+
+
+def shown_width(scene: Scene) -> float:
+    """The median tile's width in the photo (its face's top edge) as a share of the frame's shorter side."""
+    widths = [np.linalg.norm(tile.top[1] - tile.top[0]) for tile in scene.tiles]
+    return float(np.median(widths)) / min(scene.image.shape[:2])
 
 
 def jitter_box(box: Sequence[float], rng: np.random.Generator, size: tuple[int, int],
@@ -174,12 +192,12 @@ def write_example(example: Example, out: Path, crops: Path | None) -> None:
 _worker: dict[str, Any] = {}
 
 
-def _init(sets: dict[str, FaceSet], seed: int, out: Path, crops: Path | None, randomise: bool) -> None:
-    _worker.update(sets=sets, seed=seed, out=out, crops=crops, randomise=randomise)
+def _init(sets: dict[str, FaceSet], seed: int, out: Path, crops: Path | None, extras: Extras | None) -> None:
+    _worker.update(sets=sets, seed=seed, out=out, crops=crops, extras=extras)
 
 
 def _job(item: tuple[int, dict[str, Any]]) -> int:
-    example = render_example(item[0], _worker["seed"], item[1], _worker["sets"], _worker["randomise"])
+    example = render_example(item[0], _worker["seed"], item[1], _worker["sets"], _worker["extras"])
     write_example(example, _worker["out"], _worker["crops"])
     return len(example.boxes)
 
@@ -193,7 +211,7 @@ def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, c
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     jobs = list(enumerate(hand_requests(n, seed)))
-    args = (sets, seed, out, crops, randomise)
+    args = (sets, seed, out, crops, randomisation_extras(art_cache) if randomise else None)
     if workers <= 1:
         _init(*args)
         return sum(map(_job, jobs))

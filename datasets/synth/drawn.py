@@ -1,4 +1,6 @@
 """Faces drawn by us: numerals over 萬, dots as rings, bamboo as sticks, honours and flowers as characters.
+Two styles: Chinese (blue numerals, green sticks, a framed 白) and Japanese (black numerals over red 萬, sticks
+green and blue, a blank 白, dots with a red centre), the way riichi sets are painted.
 
 Needs only a CJK font (any found on the machine or in the art cache); without one the characters become
 their tile codes, so the renderer and its tests always have a face set, offline.
@@ -40,30 +42,34 @@ STICKS = {
 }
 
 
-def drawn_faces(font_path: Path | None) -> FaceSet:
-    """The 42 drawn faces, with the given CJK font (None: the tile codes as text instead of characters)."""
-    return dict(_drawn(str(font_path) if font_path else ""))
+STYLES = ("chinese", "japanese")
+
+
+def drawn_faces(font_path: Path | None, style: str = "chinese") -> FaceSet:
+    """The 42 drawn faces in a style of STYLES, with the given CJK font (None: the tile codes as text instead of
+    characters)."""
+    return dict(_drawn(str(font_path) if font_path else "", style))
 
 
 @cache
-def _drawn(font_path: str) -> tuple[tuple[str, np.ndarray], ...]:
-    return tuple((code, _face(code, font_path)) for code in FACE_CODES)
+def _drawn(font_path: str, style: str) -> tuple[tuple[str, np.ndarray], ...]:
+    return tuple((code, _face(code, font_path, style == "japanese")) for code in FACE_CODES)
 
 
 def _font(font_path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_path, size) if font_path else ImageFont.load_default(size)
 
 
-def _face(code: str, font_path: str) -> np.ndarray:
+def _face(code: str, font_path: str, japanese: bool) -> np.ndarray:
     image = Image.new("RGB", (W, H), IVORY)
     draw = ImageDraw.Draw(image)
     rank, suit = int(code[0]), code[1]
     if suit == "p":
-        _rings(draw, DOTS[rank], 0.36 if rank == 1 else 0.16 if rank < 7 else 0.12)
+        _rings(draw, DOTS[rank], 0.36 if rank == 1 else 0.16 if rank < 7 else 0.12, japanese)
     elif suit == "s":
-        _sticks(draw, rank)
+        _sticks(draw, rank, japanese)
     else:
-        _characters(draw, code, font_path)
+        _characters(draw, code, font_path, japanese)
     return fit_face(np.array(image))
 
 
@@ -73,12 +79,14 @@ def _text(draw: ImageDraw.ImageDraw, text: str, centre: tuple[float, float], siz
     draw.text((centre[0] * W, centre[1] * H), text, font=font, fill=colour, anchor="mm")
 
 
-def _characters(draw: ImageDraw.ImageDraw, code: str, font_path: str) -> None:
+def _characters(draw: ImageDraw.ImageDraw, code: str, font_path: str, japanese: bool) -> None:
     rank, suit = int(code[0]), code[1]
+    if code == "5z" and japanese:  # a riichi set's 白 is blank
+        return
     if not font_path:  # no CJK font: the code itself, large
         _text(draw, code, (.5, .5), .5, BLACK, "")
     elif suit == "m":
-        _text(draw, NUMERALS[rank - 1], (.5, .24), .5, BLUE, font_path)
+        _text(draw, NUMERALS[rank - 1], (.5, .24), .5, BLACK if japanese else BLUE, font_path)
         _text(draw, "萬", (.5, .7), .66, RED, font_path)
     elif code == "5z":
         for inset, width in ((.1, 5 * SCALE), (.17, 2 * SCALE)):
@@ -92,23 +100,24 @@ def _characters(draw: ImageDraw.ImageDraw, code: str, font_path: str) -> None:
         _text(draw, str(1 + (rank - 1) % 4), (.82, .12), .2, RED, font_path)
 
 
-def _rings(draw: ImageDraw.ImageDraw, centres: Iterable[tuple[float, float]], radius: float) -> None:
+def _rings(draw: ImageDraw.ImageDraw, centres: Iterable[tuple[float, float]], radius: float, japanese: bool) -> None:
     palette = (BLUE, GREEN, RED)
     for k, (x, y) in enumerate(centres):
         cx, cy, r = x * W, y * H, radius * W
-        for step, colour in enumerate((palette[k % 3], IVORY, palette[(k + 1) % 3], IVORY)):
+        rings = (palette[k % 3], IVORY, palette[(k + 1) % 3], IVORY) + ((RED,) if japanese else ())
+        for step, colour in enumerate(rings):
             rr = r * (1 - step * 0.22)
             draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=colour)
 
 
-def _sticks(draw: ImageDraw.ImageDraw, rank: int) -> None:
+def _sticks(draw: ImageDraw.ImageDraw, rank: int, japanese: bool) -> None:
     if rank == 1:  # the "bird" tile: one large ornamented stick
         _stick(draw, (.5, .5), 3.2, GREEN)
         draw.ellipse((.32 * W, .1 * H, .68 * W, .32 * H), fill=RED)
         return
     for k, centre in enumerate(STICKS[rank]):
         red = (rank in (5, 7) and k == (2 if rank == 5 else 0)) or (rank == 9 and k % 3 == 1)
-        _stick(draw, centre, 1.0, RED if red else GREEN)
+        _stick(draw, centre, 1.0, RED if red else BLUE if japanese and k % 2 else GREEN)
 
 
 def _stick(draw: ImageDraw.ImageDraw, centre: Sequence[float], scale: float, colour: tuple) -> None:

@@ -5,16 +5,21 @@ box is taken: the real photos' labels box the face alone, not the tile's body.
 
 Table units are tile widths (layout.py); a tile is 1 wide, LENGTH long, `thick` high, its face layer ivory
 and its back layer the set's body colour.
+
+A `Look` (`fanshot synth --randomise`) fixes what the plain renderer draws at random: the camera's quarter-turn
+roll and tilt, the tiles' width in the frame, the body colour, the background (procedural or a photograph) and
+the distractors, and adds harsher photo effects. Plain renders (no look) draw exactly as they always did.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from datasets.synth.backgrounds import photo_texture
 from datasets.synth.distractors import scatter
 from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, IVORY, back_face
 from datasets.synth.layout import DOWN, STANDING, Placed
@@ -22,6 +27,7 @@ from datasets.synth.textures import table_texture
 
 LENGTH = 1.33
 SIZES = ((1024, 768), (960, 960), (1024, 640), (768, 1024))
+FULL = 0.96  # the most of the frame a randomised photo's tiles span (a close-up's tile nearly fills it)
 # Corner i of a box is (x, y, z) = bits (i & 1, i >> 1 & 1, i >> 2) of (width, length, thickness).
 TOP, BOTTOM = (6, 7, 5, 4), (0, 1, 3, 2)  # TOP in face-image order: top-left, top-right, bottom-right, bottom-left
 SIDES = ((0, 1), (1, 3), (3, 2), (2, 0))  # bottom edges of the four sides, going round
@@ -73,6 +79,34 @@ class Scene:
     image: np.ndarray  # RGB uint8
     tiles: list[RenderedTile]
     jpeg_quality: int
+    distractors: tuple[str, ...] = ()  # the kinds drawn on the table
+
+
+@dataclass(frozen=True)
+class Effects:
+    """A randomised photo's harsher light and camera, on top of the plain ones."""
+
+    exposure: float  # overall brightness factor
+    white_balance: tuple[float, float, float]  # per-channel gain
+    glare: float  # strength (0: none) of a hard specular spot on the tile tops
+    cast_shadow: float  # depth (0: none) of a soft shadow across part of the frame (a hand, a phone)
+    blur: float  # extra Gaussian blur sigma in px (0: none): focus missed
+    noise: float  # extra sensor noise sigma (grey levels)
+    jpeg_quality: int
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a domain-randomised photo fixes instead of the plain renderer's draws."""
+
+    quarter_turns: int  # the camera rolled by this many quarter turns (and a little): tiles show turned 0-270°
+    tilt: float  # degrees between the camera's axis and straight down (perspective), 0-60
+    tile_width: float  # wanted tile width as a share of the frame's shorter side (less if the tiles must fit)
+    body: str  # a key of BACK_COLOURS: the back and body colour
+    background: str  # a textures.KINDS kind, or "photo"
+    photo: np.ndarray | None  # the photograph of background "photo"
+    distractors: np.random.Generator  # the stream the distractors are drawn from
+    effects: Effects
 
 
 def tile_corners(tile: Placed, thick: float) -> np.ndarray:
@@ -90,15 +124,26 @@ def tile_corners(tile: Placed, thick: float) -> np.ndarray:
 
 
 def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int], high: bool = True,
-            fill: tuple[float, float] = (0.7, 0.95)) -> Camera:
+            fill: tuple[float, float] = (0.7, 0.95), look: Look | None = None,
+            widths: np.ndarray | None = None) -> Camera:
     """A camera seeing every point, from a random height (only low when not `high`: standing tiles face it),
-    direction and roll, the points spanning a share of the frame drawn from `fill`, off centre."""
+    direction and roll, the points spanning a share of the frame drawn from `fill`, off centre. With a `look`:
+    its tilt and quarter-turn roll, at the distance where the tiles (`widths`: per tile the two world points
+    across the width of its side on top) are `look.tile_width` of the frame's shorter side, the points
+    spanning at most FULL of it."""
     w, h = size
     fov = np.radians(rng.uniform(50, 70))
+    if look is not None:  # steep views take a narrower lens: the far edge of the frame stays below the horizon
+        fov = min(fov, np.radians(2 * (78 - look.tilt)))
     focal = 0.5 * max(w, h) / np.tan(fov / 2)
     lowest = np.degrees(fov) / 2 + 12  # the far edge of the frame stays well below the horizon
-    elevation = np.radians(rng.uniform(lowest, 88 if high else lowest + 10))
+    if look is None:
+        elevation = np.radians(rng.uniform(lowest, 88 if high else lowest + 10))
+    else:
+        elevation = np.radians(90 - look.tilt)
     azimuth, roll = np.radians(rng.uniform(-20, 20)), np.radians(rng.normal(0, 6))
+    if look is not None:  # a close-up frames its tile squarely, or the tile could not fill the frame
+        azimuth, roll = azimuth * (1 - look.tile_width), roll * (1 - look.tile_width) + look.quarter_turns * np.pi / 2
     away = np.array([-np.sin(azimuth), np.cos(azimuth), 0])  # horizontal direction the camera faces
     forward = np.cos(elevation) * away - np.sin(elevation) * np.array([0, 0, 1])
     up = np.sin(elevation) * away + np.cos(elevation) * np.array([0, 0, 1])
@@ -106,13 +151,31 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     c, s = np.cos(roll), np.sin(roll)
     rotation = np.stack([c * right - s * up, -(s * right + c * up), forward])
     target = points.mean(axis=0)
+
+    def centred(distance: float) -> Camera:
+        return Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
+
+    def span(camera: Camera) -> float:  # the share of the frame the points span
+        extent = np.ptp(camera.project(points), axis=0)
+        return max(extent[0] / w, extent[1] / h)
+
+    def tile_width(camera: Camera) -> float:  # the median tile's width, as a share of the shorter side
+        ends = camera.project(widths.reshape(-1, 3)).reshape(-1, 2, 2)
+        return float(np.median(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1))) / min(w, h)
+
+    def fit(distance: float, share: Callable[[Camera], float], wanted: float, steps: int = 4) -> float:
+        for _ in range(steps):  # move closer or farther until the share is as wanted
+            distance *= share(centred(distance)) / wanted
+        return distance
+
     distance = 1.0 + np.ptp(points[:, :2], axis=0).max() * focal / max(w, h)
-    fill = rng.uniform(*fill)
-    for _ in range(4):  # move closer or farther until the points span `fill` of the frame
-        camera = Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
-        span = np.ptp(camera.project(points), axis=0)
-        distance *= max(span[0] / w, span[1] / h) / fill
-    camera = Camera(rotation, target - distance * forward, focal, (w / 2, h / 2))
+    if look is None:
+        distance = fit(distance, span, rng.uniform(*fill))
+    else:
+        distance = fit(distance, tile_width, look.tile_width, 6)
+        if span(centred(distance)) > FULL:  # too many tiles for that width: as large as they fit
+            distance = fit(distance, span, FULL, 6)
+    camera = centred(distance)
     projected = camera.project(points)
     low, high = projected.min(axis=0), projected.max(axis=0)
     margin = 0.03 * np.float64([w, h])
@@ -122,28 +185,45 @@ def look_at(rng: np.random.Generator, points: np.ndarray, size: tuple[int, int],
     return Camera(rotation, camera.centre, focal, (w / 2 + shift[0], h / 2 + shift[1]))
 
 
+def oriented(size: tuple[int, int], corners: Sequence[np.ndarray], look: Look) -> tuple[int, int]:
+    """The frame turned (portrait or landscape) to the way the tiles' extent lies in it after the look's roll
+    and tilt, so that a close-up can fill it."""
+    extent = np.ptp(np.concatenate(corners)[:, :2], axis=0) * [1, np.cos(np.radians(look.tilt))]
+    across, down = extent[::-1] if look.quarter_turns % 2 else extent
+    w, h = size
+    return (h, w) if (w > h and down > across) or (h > w and across > down) else (w, h)
+
+
 def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.random.Generator,
-           fill: tuple[float, float] = (0.7, 0.95), distractors: np.random.Generator | None = None) -> Scene:
-    """Render placed tiles with one face set; every tile lies wholly inside the image, the tiles spanning a
-    share `fill` of it. With a `distractors` random stream, tile-like objects lie on the table around them."""
+           look: Look | None = None) -> Scene:
+    """Render placed tiles with one face set; every tile lies wholly inside the image. A `look` fixes the
+    camera, tile width, body colour, background, distractors and harsher effects (see Look)."""
     w, h = SIZES[rng.choice(len(SIZES), p=[0.45, 0.25, 0.2, 0.1])]
     thick = rng.uniform(0.6, 0.8)
     corners = [tile_corners(tile, thick) for tile in tiles]
-    camera = look_at(rng, np.concatenate(corners), (w, h), all(tile.pose != STANDING for tile in tiles), fill)
+    if look is not None:
+        w, h = oriented((w, h), corners, look)
+    widths = np.stack([c[list((BOTTOM if t.pose == DOWN else TOP)[:2])] for t, c in zip(tiles, corners, strict=True)])
+    camera = look_at(rng, np.concatenate(corners), (w, h), all(tile.pose != STANDING for tile in tiles),
+                     look=look, widths=widths)
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
-    image = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2], distractors)
+    image, distractors = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2], look)
     image = _shadows(image, camera, corners, light, rng)
-    body = np.float32(list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
+    body = np.float32(BACK_COLOURS[look.body] if look else list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
     face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
-    style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body))
+    style = _Style(body, np.float32(IVORY) * face_tint, rng.uniform(0.45, 0.65), light, face_tint, back_face(body),
+                   cv2.INTER_AREA if look is None else cv2.INTER_CUBIC)
     tops = np.zeros((h, w), np.float32)  # where tile tops show: glossy
     order = np.argsort([-camera.to_camera(c.mean(axis=0, keepdims=True))[0, 2] for c in corners])
     for i in order:  # far to near
         _draw_tile(image, tops, camera, corners[i], faces.get(tiles[i].code, style.back), style)
     image = _photo(_gloss(image, tops, rng), rng)
+    if look is not None:
+        image = camera_effects(image, tops, look.effects, rng)
     rendered = [RenderedTile(t.code, camera.project(c), camera.project(c[list(_top_side(camera, c)[0])]))
                 for t, c in zip(tiles, corners, strict=True)]
-    return Scene(image, rendered, int(rng.integers(55, 96)))
+    quality = look.effects.jpeg_quality if look else int(rng.integers(55, 96))
+    return Scene(image, rendered, quality, distractors)
 
 
 @dataclass(frozen=True)
@@ -154,6 +234,7 @@ class _Style:
     light: np.ndarray  # unit vector toward the light
     face_tint: np.ndarray
     back: np.ndarray  # a face-down tile's top
+    enlarge: int = cv2.INTER_AREA  # interpolation of a face drawn larger than its image (a close-up's)
 
 
 def _unit(v: Sequence[float]) -> np.ndarray:
@@ -194,7 +275,7 @@ def _draw_tile(image: np.ndarray, tops: np.ndarray, camera: Camera, corners: np.
         shade = shade * style.face_tint
     else:  # the face is turned away: the back shows
         art = style.back
-    _warp_face(image, tops, art, camera.project(corners[list(side)]), shade)
+    _warp_face(image, tops, art, camera.project(corners[list(side)]), shade, style.enlarge)
 
 
 def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
@@ -203,41 +284,46 @@ def _fill(image: np.ndarray, quad: np.ndarray, colour: np.ndarray) -> None:
 
 
 def _warp_face(image: np.ndarray, tops: np.ndarray, art: np.ndarray, quad: np.ndarray,
-               shade: np.ndarray | float) -> None:
-    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`; mark it in
-    `tops`."""
+               shade: np.ndarray | float, enlarge: int = cv2.INTER_AREA) -> None:
+    """Map a face image onto a quad of the image (corners in face-image order), lit by `shade`, interpolated
+    by `enlarge` where the quad is larger than the face (INTER_AREA enlarges in blocks); mark it in `tops`."""
     h, w = image.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, [w, h])
     matrix = cv2.getPerspectiveTransform(FACE_SRC, np.float32(quad - [x0, y0]))
     roi = image[y0:y1, x0:x1]
-    face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    flags = enlarge if np.linalg.norm(quad[1] - quad[0]) > FACE_W else cv2.INTER_AREA
+    face = cv2.warpPerspective(art * FACE_RIM * np.float32(shade), matrix, (x1 - x0, y1 - y0), flags=flags)
     alpha = cv2.warpPerspective(FACE_ALPHA, matrix, (x1 - x0, y1 - y0))[..., None]
     roi[:] = np.clip(roi * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
     np.maximum(tops[y0:y1, x0:x1], alpha[..., 0], out=tops[y0:y1, x0:x1])
 
 
 def _table(rng: np.random.Generator, camera: Camera, size: tuple[int, int], tiles_xy: np.ndarray,
-           distractors: np.random.Generator | None = None) -> np.ndarray:
-    """The table texture, with a few flat objects (coins, chips, paper; with `distractors`, also keyboards,
-    dominoes, dice, cards, fingers) clear of the tiles, seen through the camera: drawn on the table plane,
-    warped into the image."""
+           look: Look | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The table (a plain render's texture, or the look's background) with a few flat objects (coins, chips,
+    paper; with a look, also its distractors: keyboards, dominoes, dice, cards, fingers) clear of the tiles,
+    seen through the camera: drawn on the table plane, warped into the image; and the distractors drawn."""
     w, h = size
     corners = _table_points(camera, np.float64([[0, 0], [w, 0], [w, h], [0, h]]))
     low, high = corners.min(axis=0), corners.max(axis=0)
     scale = min(1024 / max(high - low), 60.0)  # texture pixels per tile width
-    tex_size = np.maximum(np.ceil((high - low) * scale).astype(int), 8)
-    texture = table_texture(rng, (int(tex_size[1]), int(tex_size[0])))
+    shape = tuple(int(v) for v in np.maximum(np.ceil((high - low) * scale).astype(int), 8)[::-1])
+    if look is not None and look.background == "photo":
+        texture = photo_texture(look.photo, rng, shape)
+    else:
+        texture = table_texture(rng, shape, look.background if look else None)
     _objects(texture, rng, (tiles_xy - low) * scale, scale)
-    if distractors is not None:
+    kinds: list[str] = []
+    if look is not None:
         tiles_px = (tiles_xy - low) * scale
-        scatter(texture, distractors, int(distractors.integers(1, 7)), scale,
-                (*tiles_px.min(axis=0), *tiles_px.max(axis=0)))
+        kinds = scatter(texture, look.distractors, int(look.distractors.integers(1, 7)), scale,
+                        (*tiles_px.min(axis=0), *tiles_px.max(axis=0)))
     table_px = (corners - low) * scale
     matrix = cv2.getPerspectiveTransform(np.float32(table_px), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
     warped = cv2.warpPerspective(np.clip(texture, 0, 255).astype(np.uint8), matrix, (w, h),
                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    return warped
+    return warped, tuple(kinds)
 
 
 def _objects(texture: np.ndarray, rng: np.random.Generator, tiles_px: np.ndarray, scale: float) -> None:
@@ -313,4 +399,34 @@ def _photo(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     else:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3))
     out += rng.normal(0, rng.uniform(0, 6), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def camera_effects(image: np.ndarray, tops: np.ndarray, effects: Effects, rng: np.random.Generator) -> np.ndarray:
+    """A randomised photo's harsher light and camera (`effects`), on top of the plain ones: exposure and white
+    balance, a hard glare spot on a tile top (`tops`: where tile tops show), a soft shadow cast across part of
+    the frame, missed focus, sensor noise."""
+    h, w = tops.shape
+    out = image.astype(np.float32) * (effects.exposure * np.float32(effects.white_balance))
+    ys, xs = np.nonzero(tops > 0.5)
+    if effects.glare > 0 and len(ys):
+        k = int(rng.integers(len(ys)))
+        radius, squash = rng.uniform(0.02, 0.08) * max(w, h), rng.uniform(1, 3)
+        x0, x1 = max(0, int(xs[k] - radius)), min(w, int(xs[k] + radius) + 1)
+        y0, y1 = max(0, int(ys[k] - radius / squash)), min(h, int(ys[k] + radius / squash) + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        spot = np.clip(2 - 2 * np.hypot(xx - xs[k], (yy - ys[k]) * squash) / radius, 0, 1)  # a hard-edged disc
+        region = out[y0:y1, x0:x1]
+        region += (255 - region) * (effects.glare * spot * tops[y0:y1, x0:x1])[..., None]
+    if effects.cast_shadow > 0:
+        angle = rng.uniform(0, 2 * np.pi)
+        yy, xx = np.ogrid[:h, :w]
+        along = ((xx - w / 2) * np.cos(angle) + (yy - h / 2) * np.sin(angle)) / max(w, h)
+        edge = rng.uniform(-0.3, 0.2)
+        shade = 1 - effects.cast_shadow * np.clip((along - edge) / rng.uniform(0.02, 0.1), 0, 1)
+        out *= shade.astype(np.float32)[..., None]
+    if effects.blur > 0:
+        out = cv2.GaussianBlur(out, (0, 0), effects.blur)
+    if effects.noise > 0:
+        out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(effects.noise)
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -1,4 +1,6 @@
-"""Procedural table surfaces (felt, wood, cloth, stone), drawn in table coordinates; no image files needed."""
+"""Procedural table surfaces (felt, wood, cloth, stone, desk laminate), drawn in table coordinates; no image files
+needed. Plain renders draw from felt, wood, cloth and stone only (their output must not change); `--randomise`
+names any of KINDS."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ FELT = ((30, 110, 60), (25, 90, 120), (120, 30, 40), (70, 70, 75), (20, 60, 40),
 WOOD = ((150, 100, 60), (110, 70, 40), (190, 150, 105), (90, 55, 35))
 CLOTH = ((200, 200, 195), (160, 40, 40), (40, 60, 110), (210, 190, 150), (60, 90, 70))
 STONE = ((215, 212, 205), (160, 160, 165), (60, 60, 65), (225, 220, 210))
+DESK = ((236, 236, 232), (190, 190, 188), (38, 38, 42), (205, 178, 140), (120, 120, 125), (230, 225, 210))
+PLAIN_KINDS = ("felt", "felt", "wood", "cloth", "stone")
 
 
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
@@ -17,10 +21,11 @@ def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -
     return cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
 
 
-def table_texture(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    """An RGB float32 surface of `shape` (height, width) pixels, in 0..255."""
-    kind = rng.choice(["felt", "felt", "wood", "cloth", "stone"])
-    return {"felt": _felt, "wood": _wood, "cloth": _cloth, "stone": _stone}[kind](rng, shape)
+def table_texture(rng: np.random.Generator, shape: tuple[int, int], kind: str | None = None) -> np.ndarray:
+    """An RGB float32 surface of `shape` (height, width) pixels, in 0..255: of `kind` (one of KINDS), or of a
+    plain render's kinds drawn from `rng`."""
+    kind = kind or str(rng.choice(list(PLAIN_KINDS)))
+    return KINDS[kind](rng, shape)
 
 
 def _colour(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...]) -> np.ndarray:
@@ -65,3 +70,17 @@ def _stone(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     veins = cv2.GaussianBlur(np.exp(-veins * 8), (0, 0), 2.0)
     light = 1 - 0.07 * veins + 0.1 * smooth_noise(rng, shape, 4) + 0.02 * rng.normal(0, 1, shape).astype(np.float32)
     return _colour(rng, STONE) * light[..., None]
+
+
+def _desk(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """An office desk or counter top: flat laminate, a fine speckle, sometimes a faint printed grain, a lamp's
+    broad sheen."""
+    yy, xx = np.mgrid[:shape[0], :shape[1]].astype(np.float32)
+    speckle = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 0.6)
+    grain = np.sin((yy if rng.random() < 0.5 else xx) * rng.uniform(0.05, 0.2) + 3 * smooth_noise(rng, shape, 6))
+    sheen = np.exp(-(((xx / shape[1] - rng.uniform(0, 1)) ** 2 + (yy / shape[0] - rng.uniform(0, 1)) ** 2) / 0.08))
+    light = 1 + 0.02 * speckle + rng.uniform(0, 0.03) * grain + rng.uniform(0, 0.12) * sheen
+    return _colour(rng, DESK) * light[..., None]
+
+
+KINDS = {"felt": _felt, "wood": _wood, "cloth": _cloth, "stone": _stone, "desk": _desk}
