@@ -34,6 +34,7 @@ from scoring.tiles import BACK
 from vision.geometry import cut_crop
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.localiser_head import (
+    Adam,
     LocaliserHead,
     Look,
     Samples,
@@ -248,22 +249,14 @@ def fit_head(base: Head, features: np.ndarray, targets: np.ndarray, strength: fl
     if not len(targets):
         return base
     onehot = np.eye(len(base.classes), dtype=np.float32)[targets]
-    moments = [np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(bias), np.zeros_like(bias)]
-    rate, beta1, beta2 = np.float32(0.01), np.float32(0.9), np.float32(0.999)
-    for step in range(1, FIT_STEPS + 1):
+    adam = Adam((weight, bias), 0.01)
+    for _ in range(FIT_STEPS):
         logits = features @ weight.T + bias
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
         error = (p - onehot) / len(targets)
-        grads = (error.T @ features + strength * (weight - base.weight), error.sum(axis=0))
-        for k, (param, grad) in enumerate(zip((weight, bias), grads, strict=True)):
-            m, v = moments[2 * k], moments[2 * k + 1]
-            m *= beta1
-            m += (1 - beta1) * grad
-            v *= beta2
-            v += (1 - beta2) * grad**2
-            param -= rate * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
+        adam.update((error.T @ features + strength * (weight - base.weight), error.sum(axis=0)))
     return Head(weight, bias, base.classes)
 
 

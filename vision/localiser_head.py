@@ -198,6 +198,24 @@ def join(parts: Sequence[Samples]) -> Samples:
                      for field in ("features", "targets", "weights")))
 
 
+class Adam:
+    """Adam (β1 0.9, β2 0.999) on some arrays, updated in place: full-batch fitting of a last layer."""
+
+    def __init__(self, params: Sequence[np.ndarray], rate: float) -> None:
+        self.params, self.rate, self.step = params, np.float32(rate), 0
+        self.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+
+    def update(self, grads: Sequence[np.ndarray]) -> None:
+        self.step += 1
+        beta1, beta2 = np.float32(0.9), np.float32(0.999)
+        for param, grad, (m, v) in zip(self.params, grads, self.moments, strict=True):
+            m *= beta1
+            m += (1 - beta1) * grad
+            v *= beta2
+            v += (1 - beta2) * grad**2
+            param -= self.rate * (m / (1 - beta1**self.step)) / (np.sqrt(v / (1 - beta2**self.step)) + 1e-8)
+
+
 def fit_localiser_head(base: LocaliserHead, data: Samples, strength: float) -> LocaliserHead:
     """Weighted binary cross-entropy per scale from the base Convs (Adam, full batch), with an L2 pull of
     `strength` towards them; the loss is averaged over all scales' anchors together."""
@@ -208,19 +226,11 @@ def fit_localiser_head(base: LocaliserHead, data: Samples, strength: float) -> L
     for x, y, sample_weight, w0, b0 in zip(data.features, data.targets, data.weights, base.weights, base.biases,
                                            strict=True):
         weight, bias = w0.copy(), b0.copy()
-        moments = [np.zeros_like(weight), np.zeros_like(weight), np.zeros_like(bias), np.zeros_like(bias)]
-        beta1, beta2 = np.float32(0.9), np.float32(0.999)
-        for step in range(1, FIT_STEPS + 1):
+        adam = Adam((weight, bias), RATE)
+        for _ in range(FIT_STEPS):
             p = 1 / (1 + np.exp(-(x @ weight.T + bias)))
             error = (p - y) * (sample_weight[:, None] / total)
-            grads = (error.T @ x + strength * (weight - w0), error.sum(axis=0) + strength * (bias - b0))
-            for k, (param, grad) in enumerate(zip((weight, bias), grads, strict=True)):
-                m, v = moments[2 * k], moments[2 * k + 1]
-                m *= beta1
-                m += (1 - beta1) * grad
-                v *= beta2
-                v += (1 - beta2) * grad**2
-                param -= RATE * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
+            adam.update((error.T @ x + strength * (weight - w0), error.sum(axis=0) + strength * (bias - b0)))
         weights.append(weight.astype(np.float32))
         biases.append(bias.astype(np.float32))
     return LocaliserHead(tuple(weights), tuple(biases))
