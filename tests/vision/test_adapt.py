@@ -132,10 +132,29 @@ def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, t
 
 
 @needs_models
+@needs_models
+def test_an_adapted_localiser_is_written_and_read_with(rendered, tmp_path, quick, capsys, monkeypatch):
+    monkeypatch.setattr(adapt, "LOCALISER_MIN_PHOTOS", 2)
+    monkeypatch.setattr(adapt, "choose_localiser", lambda *args: 0.01)
+    monkeypatch.setattr(adapt, "choose", lambda photos, base, conf, reads=None: adapt.Choice(
+        0.01, 0.3, 0.0 if reads is None else 1.0))  # with the localiser, cross-validation's favourite
+    monkeypatch.setattr(adapt, "better", lambda after, before: True)
+    out = tmp_path / "models"
+    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["kept"] == "adapted" and record["localiser_strength"] == 0.01
+    assert (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
+    onnx.checker.check_model(onnx.load(str(out / "localiser.onnx")))
+    photo = sorted((rendered / "images").glob("*.jpg"))[0]
+    assert main(["read", str(photo), "--models", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"]
+
+
 @pytest.mark.parametrize("localiser_strength", [None, 0.01])  # the localiser as cross-validation leaves it, or adapted
 def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quick, capsys, monkeypatch,
                                                         localiser_strength):
     if localiser_strength is not None:
+        monkeypatch.setattr(adapt, "LOCALISER_MIN_PHOTOS", 2)
         monkeypatch.setattr(adapt, "choose_localiser", lambda *args: localiser_strength)
     bad = tmp_path / "bad"
     shutil.copytree(rendered, bad)
@@ -146,7 +165,7 @@ def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quic
     out = tmp_path / "models"
     assert main(["adapt", "--yolo", str(bad), "--out", str(out), "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["kept"] == "base"
+    assert record["kept"] == "base" and ("with_localiser" in record["cross_validated_f1"]) == bool(localiser_strength)
     for name in ("classifier.onnx", "localiser.onnx"):
         assert (out / name).read_bytes() == (MODELS_DIR / name).read_bytes()
     figures = []
