@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="base models folder")
     parser.add_argument("--cover", action="store_true", help="choose the k photos so that every code of the set "
                         "is among them where k allows (default: at random)")
+    parser.add_argument("--localiser", action="store_true", help="adapt the localiser too (fanshot adapt --localiser)")
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
 
@@ -77,7 +78,7 @@ def main() -> None:
                 work = Path(scratch) / f"k{k}-s{seed}"
                 data = subset(args.yolo, chosen, work / "adapt")
                 load = os.getloadavg()[0]
-                record = adapt(data, work / "models", args.models)
+                record = adapt(data, work / "models", args.models, adapt_localiser=args.localiser)
                 target = args.eval or subset(args.yolo, rest, work / "rest")
                 before = base_on_eval or evaluate_yolo(target, "", None, args.models)
                 after = evaluate_yolo(target, "", None, work / "models")

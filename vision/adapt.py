@@ -211,9 +211,12 @@ def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarr
 
 def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Models,
                    embed: ort.InferenceSession, base: Head, rng: np.random.Generator, *,
-                   training: bool = True) -> Photo:
+                   training: bool = True, label_jitters: int | None = None,
+                   found_jitters: int | None = None) -> Photo:
     """Run the localiser (down to LOWEST_CONF) and the classifier's trunk on one labelled photo. `labels`:
-    (code, normalised [x1, y1, x2, y2]). Without `training`, only the localiser's boxes: a photo to read."""
+    (code, normalised [x1, y1, x2, y2]). Without `training`, only the localiser's boxes: a photo to read.
+    `label_jitters` / `found_jitters`: training crops per labelled tile / per localiser box (default
+    LABEL_JITTERS / FOUND_JITTERS, read at call time)."""
     image = load_photo(image_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
     height, width = image.shape[:2]
     truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
@@ -225,18 +228,20 @@ def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], m
     if not training:
         return Photo(image_path.name, tuple(codes), scores, backs, features, np.zeros((0, width), dtype=np.float32),
                      np.zeros(0, dtype=np.int64))
+    label_jitters = LABEL_JITTERS if label_jitters is None else label_jitters
+    found_jitters = FOUND_JITTERS if found_jitters is None else found_jitters
     # Training crops: the localiser's own boxes (as found, and jittered) with the code of the label they claim or
     # "not a tile", and jittered crops of every labelled face. Boxes on backs are the localiser's business.
     claims = _match(found, scores, truth)
     kept = [i for i, claim in enumerate(claims)
             if claim != -2 and not backs[i] and (claim == -1 or codes[claim] != BACK)]
     found_targets = [NOT_A_TILE if claims[i] == -1 else codes[claims[i]] for i in kept]
-    boxes = [jitter_box(found[i], rng) for i in kept for _ in range(FOUND_JITTERS)]
-    targets = [target for target in found_targets for _ in range(FOUND_JITTERS)]
+    boxes = [jitter_box(found[i], rng) for i in kept for _ in range(found_jitters)]
+    targets = [target for target in found_targets for _ in range(found_jitters)]
     for code, box in zip(codes, truth, strict=True):
         if code != BACK:
-            boxes += [jitter_box(box, rng) for _ in range(LABEL_JITTERS)]
-            targets += [code] * LABEL_JITTERS
+            boxes += [jitter_box(box, rng) for _ in range(label_jitters)]
+            targets += [code] * label_jitters
     train = np.vstack([features[kept], _features(image, boxes, embed, size, width, rng)])
     index = {code: i for i, code in enumerate(base.classes)}
     return Photo(image_path.name, tuple(codes), scores, backs, features, train,
@@ -402,10 +407,12 @@ def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]
 
 
 def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,
-          command: str = "") -> dict:
+          command: str = "", adapt_localiser: bool = False) -> dict:
     """Write to `out` a complete models folder adapted to the labelled photos of `yolo_dir` (or a copy of the
     base, if the adaptation reads the held-out photos no better); returns the `adaptation` record of its
-    vision.json: the figures on the held-out photos, base and adapted, the choice, and the time taken."""
+    vision.json: the figures on the held-out photos, base and adapted, the choice, and the time taken.
+    `adapt_localiser`: try refitting the localiser's class scores too (off by default: it costs ~20× the time and
+    has not yet measured better on unseen art; see the model card)."""
     started, cpu_started = time.perf_counter(), time.process_time()
     report = progress or (lambda fraction, message: None)
     if out.resolve() == base_dir.resolve():
@@ -429,7 +436,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     choice = choose(fit_photos, base, models.conf)
     report(0.7, "chose the pull and the threshold")
     located, localiser_strength = [], None
-    if len(fit) >= LOCALISER_MIN_PHOTOS:
+    if adapt_localiser and len(fit) >= LOCALISER_MIN_PHOTOS:
         located = [localiser_photo(*photo, features, models, base_localiser, rng) for photo in photos_in]
         localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
     report(0.8, "chose the localiser's pull")

@@ -170,8 +170,10 @@ def _adapt(args: argparse.Namespace) -> int:
     def progress(fraction: float, message: str) -> None:
         print(f"{fraction:4.0%} {message}", file=sys.stderr)
 
-    command = f"fanshot adapt --yolo {args.yolo} --out {args.out}" + (f" --models {args.models}" if args.models else "")
-    record = adapt(args.yolo, args.out, args.models or MODELS_DIR, progress=progress, command=command)
+    command = (f"fanshot adapt --yolo {args.yolo} --out {args.out}"
+               + (f" --models {args.models}" if args.models else "") + (" --localiser" if args.localiser else ""))
+    record = adapt(args.yolo, args.out, args.models or MODELS_DIR, progress=progress, command=command,
+                   adapt_localiser=args.localiser)
     if args.json:
         print(json.dumps(record))
         return 0
@@ -264,6 +266,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--yolo", type=Path, required=True, metavar="DIR", help="YOLO folder with data.yaml")
     parser.add_argument("--out", type=Path, required=True, metavar="MODELS_DIR", help="models folder to write")
     parser.add_argument("--models", type=Path, help="base models folder (default: the shipped one)")
+    parser.add_argument("--localiser", action="store_true",
+                        help="also refit the localiser's class scores (slower; kept only where cross-validation and "
+                             "the held-out photos read better with it)")
     parser.add_argument("--json", action="store_true", help="print the adaptation record as JSON")
     parser.set_defaults(run=_guarded(_adapt))
 

@@ -15,8 +15,7 @@ import json
 import pickle
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +25,6 @@ import onnx
 
 from datasets.errors import DatasetError
 from datasets.yolo import read_names, read_split, split_names
-from vision import adapt
 from vision.adapt import (
     Head,
     Photo,
@@ -98,17 +96,6 @@ def sample(photos: list, most: int | None, seed: int = SEED) -> list:
     return [photos[i] for i in sorted(np.random.default_rng(seed).choice(len(photos), most, replace=False))]
 
 
-@contextmanager
-def _jitters(label: int, found: int) -> Iterator[None]:
-    """adapt.photo_features with `label` and `found` training crops per box instead of adapt's counts."""
-    saved = adapt.LABEL_JITTERS, adapt.FOUND_JITTERS
-    adapt.LABEL_JITTERS, adapt.FOUND_JITTERS = label, found
-    try:
-        yield
-    finally:
-        adapt.LABEL_JITTERS, adapt.FOUND_JITTERS = saved
-
-
 @dataclass
 class Reader:
     """What reading a photo for the refit needs: the base models, their last layer and the trunk's features."""
@@ -134,11 +121,12 @@ class Reader:
         if cache and (cache / key).is_file():
             return pickle.loads((cache / key).read_bytes())
         rng, started, photos = np.random.default_rng(SEED), time.perf_counter(), []
-        with _jitters(*((LABEL_JITTERS, FOUND_JITTERS) if train else (0, 0))):
-            for number, (image, labels) in enumerate(chosen, 1):
-                photos.append(photo_features(image, labels, self.models, self.embed, self.base, rng))
-                if number % 50 == 0 or number == len(chosen):
-                    progress(f"{path}: {number} of {len(chosen)} photos, {time.perf_counter() - started:.0f} s")
+        jitters = (LABEL_JITTERS, FOUND_JITTERS) if train else (0, 0)
+        for number, (image, labels) in enumerate(chosen, 1):
+            photos.append(photo_features(image, labels, self.models, self.embed, self.base, rng,
+                                         label_jitters=jitters[0], found_jitters=jitters[1]))
+            if number % 50 == 0 or number == len(chosen):
+                progress(f"{path}: {number} of {len(chosen)} photos, {time.perf_counter() - started:.0f} s")
         if cache:
             cache.mkdir(parents=True, exist_ok=True)
             (cache / key).write_bytes(pickle.dumps(photos))

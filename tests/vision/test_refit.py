@@ -84,13 +84,6 @@ def test_a_setting_that_reads_valid_worse_than_the_base_ranks_below_one_that_doe
     assert rank(kept_valid) == (True, 0.6, 0.9)
 
 
-def test_the_jitter_counts_are_adapts_again_afterwards():
-    before = adapt.LABEL_JITTERS, adapt.FOUND_JITTERS
-    with refit._jitters(0, 0):
-        assert (adapt.LABEL_JITTERS, adapt.FOUND_JITTERS) == (0, 0)
-    assert before == (adapt.LABEL_JITTERS, adapt.FOUND_JITTERS)
-
-
 @needs_models
 def test_fanshot_train_refit_writes_models_with_not_a_tile_that_eval_uses(rendered, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(adapt, "FIT_STEPS", 20)
