@@ -5,6 +5,7 @@
     OUT/mixed-rows/                     YOLO: rows of 14 held-out web crops of mixed sets on a table
     OUT/small-12mp/                     YOLO: 4000×3000 photos of a row of held-out crops ~2-4 % of the width
     OUT/clutter/manifest.jsonl          photos with no tile: keyboards, dominoes, dice, coins, cards, fingers
+                                        (OUT/clutter is also a YOLO folder of empty labels: negatives to train on)
     OUT/*-train/                        the same from the training two-thirds, other seeds (for tuning)
 
 `fanshot evalsets --train-rows N --out DIR` writes instead training rows of the training two-thirds.
@@ -187,8 +188,11 @@ def write_closeups(out: Path, crops: Sequence[Crop]) -> None:
 
 
 def write_clutter(out: Path, n: int, seed: int) -> None:
-    """`n` photos with no tile: tables with 3-8 distractors, in an evaluation manifest (tiles "")."""
-    (out / "images").mkdir(parents=True, exist_ok=True)
+    """`n` photos with no tile: tables with 3-8 distractors, in an evaluation manifest (tiles "") and as a flat
+    YOLO folder of empty labels, so that `fanshot train pack --extra` can take them as negatives."""
+    for folder in ("images", "labels"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     lines = []
     for index in range(n):
         rng = np.random.default_rng([seed, index])
@@ -197,6 +201,7 @@ def write_clutter(out: Path, n: int, seed: int) -> None:
         scatter(canvas, rng, int(rng.integers(3, 9)), size[0] * rng.uniform(0.03, 0.12))
         name = f"clutter_{index:05d}.jpg"
         write_jpeg(out / "images" / name, light(canvas, rng), int(rng.integers(80, 95)))
+        (out / "labels" / name).with_suffix(".txt").write_text("", encoding="ascii")
         lines.append(json.dumps({"image": f"images/{name}", "tiles": "", "backs": 0}))
     (out / "manifest.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

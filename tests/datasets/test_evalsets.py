@@ -23,7 +23,7 @@ from datasets.synth.evalsets import (
 )
 from datasets.synth.faces import FACE_H, FACE_W, IVORY
 from datasets.synth.variants import blank_white, framed_white, ink, randomise_faces, red_painted
-from datasets.yolo import parse_labels
+from datasets.yolo import parse_labels, read_split
 from scoring.tiles import parse
 
 COLOURS = {"1m": (255, 0, 0), "2p": (0, 255, 0), "3s": (0, 0, 255)}
@@ -80,6 +80,9 @@ def test_eval_sets_hold_out_by_number_and_clutter_has_no_tile(tmp_path):
     assert all((sets["web-closeups-train"].parent / e["image"]).is_file() for e in train)
     clutter = [json.loads(line) for line in sets["clutter"].read_text().splitlines()]
     assert len(clutter) == 2 and all(parse(e["tiles"]) == [] for e in clutter)
+    negatives = sets["clutter"].parent  # the same photos as a YOLO folder of empty labels, for training's negatives
+    assert (negatives / "data.yaml").is_file()
+    assert [example.boxes for example in read_split(negatives, len(CLASSES))] == [(), ()]
     big = next((sets["small-12mp-train"] / "images").glob("*.jpg"))
     assert cv2.imread(str(big)).shape == (750, 1000, 3)
 
