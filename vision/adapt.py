@@ -393,17 +393,17 @@ def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, clas
     return best_strength
 
 
+def split_photos(split_dir: Path, names: Sequence[str]) -> list[tuple[Path, list[tuple[str, np.ndarray]]]]:
+    """Every photo of one YOLO split folder, those with no label too: (image, [(code, normalised xyxy)])."""
+    return [(example.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2,
+                                                      b.cy + b.h / 2])) for b in example.boxes])
+            for example in read_split(split_dir, len(names))]
+
+
 def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]]]:
     """Every labelled photo of a YOLO folder (flat or with splits): (image, [(code, normalised xyxy)])."""
     names = read_names(root)
-    photos = []
-    for split in split_names(root):
-        for example in read_split(root / split, len(names)):
-            if example.boxes:
-                photos.append((example.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2,
-                                                                        b.cx + b.w / 2, b.cy + b.h / 2]))
-                                               for b in example.boxes]))
-    return photos
+    return [photo for split in split_names(root) for photo in split_photos(root / split, names) if photo[1]]
 
 
 def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,

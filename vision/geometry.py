@@ -17,14 +17,16 @@ class Letterbox(NamedTuple):
     pad: tuple[float, float]  # left, top padding in resized pixels
 
 
-def letterbox(image: np.ndarray, size: int, fill: float = 1.0) -> Letterbox:
-    """Resize keeping the aspect ratio so the long side is `fill` × `size`, centred on a size×size grey square
-    (`fill` < 1 zooms out: the image shrinks inside the square)."""
+def letterbox(image: np.ndarray, size: int, fill: float = 1.0,
+              offset: tuple[float, float] = (0.5, 0.5)) -> Letterbox:
+    """Resize keeping the aspect ratio so the long side is `fill` × `size`, on a size×size grey square (`fill` < 1
+    zooms out: the image shrinks inside the square), placed at `offset` (0-1 of the free room on each axis; the
+    default centres it)."""
     height, width = image.shape[:2]
     scale = min(size / height, size / width) * fill
     # At least one pixel: the short side of a long thin image (1×5000) would otherwise round to none.
     new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
-    left, top = (size - new_w) // 2, (size - new_h) // 2
+    left, top = int((size - new_w) * offset[0]), int((size - new_h) * offset[1])
     canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
     canvas[top:top + new_h, left:left + new_w] = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     return Letterbox(canvas, scale, (float(left), float(top)))
@@ -41,12 +43,21 @@ def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray
     """An ultralytics detect head output (1, 4 + classes, anchors) of cx, cy, w, h and class scores →
     boxes (N×4 xyxy), scores and class indices of the anchors whose best score reaches `conf`."""
     rows = output[0].T
-    classes = rows[:, 4:].argmax(axis=1)
-    scores = rows[np.arange(len(rows)), 4 + classes]
+    return best_class(xywh_to_xyxy(rows[:, :4]), rows[:, 4:], conf)
+
+
+def xywh_to_xyxy(xywh: np.ndarray) -> np.ndarray:
+    """N×4 boxes of centre x, centre y, width, height → N×4 [x1, y1, x2, y2]."""
+    cx, cy, w, h = xywh.T
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+
+
+def best_class(boxes: np.ndarray, class_scores: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes whose best class score (anchors × classes) reaches `conf`: boxes, scores and class indices."""
+    classes = class_scores.argmax(axis=1)
+    scores = class_scores[np.arange(len(class_scores)), classes]
     keep = scores >= conf
-    cx, cy, w, h = rows[keep, :4].T
-    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-    return boxes, scores[keep], classes[keep]
+    return boxes[keep], scores[keep], classes[keep]
 
 
 def iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:

@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from vision.geometry import PAD_VALUE, decode_yolo, iou, nms
+from vision.geometry import best_class, iou, letterbox, nms, xywh_to_xyxy
 from vision.metrics import Boxes
 from vision.recognize import NMS_IOU, session, to_tensor
 
@@ -111,14 +110,11 @@ def place(image: np.ndarray, size: int, fill: float, offset: tuple[float, float]
     """The photo on a size×size grey square, its long side `fill` × size, at `offset` (0-1 of the free room on
     each axis; 0.5 centres it as `letterbox` does), mirrored if `flip`; and the affine map [sx, sy, dx, dy] that
     takes normalised photo coordinates to the square's pixels."""
-    height, width = image.shape[:2]
-    scale = min(size / height, size / width) * fill
-    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
-    left, top = int((size - new_w) * offset[0]), int((size - new_h) * offset[1])
-    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
-    resized = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-    canvas[top:top + new_h, left:left + new_w] = resized[:, ::-1] if flip else resized
+    boxed = letterbox(image, size, fill, offset)
+    canvas, (left, top) = boxed.image, (int(p) for p in boxed.pad)
+    new_w, new_h = (max(1, round(side * boxed.scale)) for side in (image.shape[1], image.shape[0]))
     if flip:
+        canvas[top:top + new_h, left:left + new_w] = canvas[top:top + new_h, left:left + new_w][:, ::-1].copy()
         return canvas, np.array([-new_w, new_h, left + new_w, top], dtype=np.float64)
     return canvas, np.array([new_w, new_h, left, top], dtype=np.float64)
 
@@ -134,9 +130,7 @@ def map_boxes(boxes: np.ndarray, affine: np.ndarray) -> np.ndarray:
 def look(canvas: np.ndarray, truth: np.ndarray, kinds: np.ndarray, features: ort.InferenceSession) -> Look:
     """Run the localiser with its features on one placed photo (truth already in the square's pixels)."""
     output, *maps = features.run(None, {features.get_inputs()[0].name: to_tensor(canvas[None])})
-    rows = output[0].T
-    cx, cy, w, h = rows[:, :4].T
-    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    boxes = xywh_to_xyxy(output[0].T[:, :4])
     return Look(tuple(m[0].reshape(m.shape[1], -1).T.copy() for m in maps), boxes, truth.reshape(-1, 4), kinds)
 
 
@@ -238,9 +232,6 @@ def fit_localiser_head(base: LocaliserHead, data: Samples, strength: float) -> L
 
 def detections(look_: Look, head: LocaliserHead, conf: float, class_names: Sequence[str]) -> Boxes:
     """What the localiser with `head` finds in a look at score ≥ conf, after NMS, as `localise` decodes it."""
-    scores = base_scores(look_, head)
-    rows = np.concatenate([(look_.boxes[:, :2] + look_.boxes[:, 2:]) / 2, look_.boxes[:, 2:] - look_.boxes[:, :2],
-                           scores], axis=1)
-    boxes, found, classes = decode_yolo(rows.T[None], conf)
+    boxes, found, classes = best_class(look_.boxes, base_scores(look_, head), conf)
     keep = nms(boxes, found, NMS_IOU)
     return Boxes(boxes[keep], [class_names[c] for c in classes[keep]], found[keep])

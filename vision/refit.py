@@ -24,7 +24,7 @@ import numpy as np
 import onnx
 
 from datasets.errors import DatasetError
-from datasets.yolo import read_names, read_split, split_names
+from datasets.yolo import read_names, split_names
 from vision.adapt import (
     Head,
     Photo,
@@ -34,6 +34,7 @@ from vision.adapt import (
     fit_head,
     photo_features,
     read_photo_codes,
+    split_photos,
     write_classifier,
 )
 from vision.evaluate import manifest_entries
@@ -56,13 +57,6 @@ class Setting:
     negatives: bool  # learn NOT_A_TILE from the localiser's boxes on no labelled tile
     base_tile_rows: bool  # keep the base's rows of the tiles: only the NOT_A_TILE row is refitted
     conf: float
-
-
-def split_photos(split_dir: Path, names: Sequence[str]) -> list[tuple[Path, Labels]]:
-    """Every photo of a YOLO split, those with no label too (all they show is "not a tile")."""
-    return [(example.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2,
-                                                      b.cy + b.h / 2])) for b in example.boxes])
-            for example in read_split(split_dir, len(names))]
 
 
 def manifest_photos(manifest: Path) -> list[tuple[Path, Labels]]:
