@@ -285,8 +285,12 @@ def _rank(result: dict[str, float]) -> tuple[float, int]:
     return result["f1"], result["exact_photos"]
 
 
-def _stack(photos: Sequence[Photo]) -> tuple[np.ndarray, np.ndarray]:
-    return np.vstack([p.train_features for p in photos]), np.concatenate([p.train_targets for p in photos])
+def stack(photos: Sequence[Photo], not_a_tile: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The training rows of the photos (features, targets); less the rows of class index `not_a_tile`, if given."""
+    features = np.vstack([p.train_features for p in photos])
+    targets = np.concatenate([p.train_targets for p in photos])
+    keep = targets != not_a_tile if not_a_tile is not None else np.ones(len(targets), dtype=bool)
+    return features[keep], targets[keep]
 
 
 def fold_numbers(count: int) -> np.ndarray:
@@ -306,7 +310,7 @@ def choose(photos: Sequence[Photo], base: Head, base_conf: float, reads: Sequenc
     for strength in STRENGTH_GRID:
         codes: dict[float, list[list[str]]] = {conf: [[] for _ in photos] for conf in CONF_GRID}
         for fold in np.unique(folds):
-            head = fit_head(base, *_stack([p for p, f in zip(photos, folds, strict=True) if f != fold]), strength)
+            head = fit_head(base, *stack([p for p, f in zip(photos, folds, strict=True) if f != fold]), strength)
             for i in np.flatnonzero(folds == fold):
                 for conf in CONF_GRID:
                     codes[conf][i] = read_photo_codes(reads[i], head, conf)
@@ -467,14 +471,14 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     before = figures(held_photos, [read_photo_codes(p, base, models.conf) for p in held_photos])
 
     def held_out_figures(chosen: Choice, reads: Sequence[Photo]) -> dict[str, float]:
-        trial = fit_head(base, *_stack(fit_photos), chosen.strength)
+        trial = fit_head(base, *stack(fit_photos), chosen.strength)
         return figures(reads, [read_photo_codes(p, trial, chosen.conf) for p in reads])
 
     trials = [(adapted, chosen, held_out_figures(chosen, reads)) for adapted, chosen, reads in candidates]
     # The first that reads the held-out photos better; if none does, the figures of the classifier's alone.
     adapted_localiser, choice, after = next((t for t in trials if better(t[2], before)), trials[-1])
     kept = better(after, before)
-    final = fit_head(base, *_stack(photos), choice.strength) if kept else None
+    final = fit_head(base, *stack(photos), choice.strength) if kept else None
     final_localiser = localiser_fitted_on(range(len(photos))) if kept and adapted_localiser else None
     out.mkdir(parents=True, exist_ok=True)
     if final_localiser is None:

@@ -35,6 +35,7 @@ from vision.adapt import (
     photo_features,
     read_photo_codes,
     split_photos,
+    stack,
     write_classifier,
 )
 from vision.evaluate import manifest_entries
@@ -125,14 +126,6 @@ class Reader:
             cache.mkdir(parents=True, exist_ok=True)
             (cache / key).write_bytes(pickle.dumps(photos))
         return photos
-
-
-def stack(photos: Sequence[Photo], not_a_tile: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """The training rows of the photos; less the rows of class index `not_a_tile`, if given."""
-    features = np.vstack([p.train_features for p in photos])
-    targets = np.concatenate([p.train_targets for p in photos])
-    keep = targets != not_a_tile if not_a_tile is not None else np.ones(len(targets), dtype=bool)
-    return features[keep], targets[keep]
 
 
 def with_base_tile_rows(base: Head, fitted: Head) -> Head:
