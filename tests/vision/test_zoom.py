@@ -87,3 +87,22 @@ def test_a_photo_with_tiles_of_the_usual_size_takes_a_single_look():
 def test_the_zoomed_out_look_keeps_only_tiles_that_fill_the_frame():
     boxes = np.array([[0.0, 0, 240, 320], [10, 10, 200, 260], [20, 20, 80, 300], [100, 100, 140, 150]])
     assert fills_frame(boxes, 240, 320).tolist() == [True, True, False, False]
+
+
+def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(monkeypatch):
+    import vision.recognize
+
+    small = row(700, 600, 10, 3)  # three tiles of a 1600×1200 photo, 2.6 px in the localiser's input
+    looks = []
+
+    def localise(image, models, conf, fill=1.0):
+        looks.append(fill)
+        if fill < 1:  # zoomed out: nothing fills the frame
+            return np.zeros((0, 4)), np.zeros(0), []
+        boxes = small if len(looks) == 1 else row(5, 5, 40, 3)
+        return boxes, np.full(len(boxes), 0.9), ["face"] * len(boxes)
+
+    monkeypatch.setattr(vision.recognize, "localise", localise)
+    models = type("Models", (), {"localiser_size": 416})()
+    found, look = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5)
+    assert look == "in" and looks[1] < 1 and len(looks) == 3 and len(found) == 3
