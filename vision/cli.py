@@ -38,7 +38,8 @@ def _threshold(text: str) -> float:
 
 
 def _train_data(args: argparse.Namespace) -> int:
-    from vision.train import add_localiser_crops, build_crop_dataset, build_localiser_dataset
+    from vision.recognize import MODELS_DIR
+    from vision.train import add_localiser_crops, add_negative_crops, build_crop_dataset, build_localiser_dataset
 
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
     counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra)
@@ -46,6 +47,9 @@ def _train_data(args: argparse.Namespace) -> int:
     if args.localiser_crops:
         added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
         print(f"added {added} train crops cut by the localiser in {args.localiser_crops}")
+    if args.negatives:
+        added = add_negative_crops(args.negatives, args.out / "crops", args.localiser_crops or MODELS_DIR)
+        print(f"added {added} not-a-tile crops from {len(args.negatives)} sources")
     return 0
 
 
@@ -199,6 +203,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="YOLO folder (e.g. `fanshot synth`'s) mixed into both train splits (repeatable)")
     sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",
                      help="also add train crops cut by the localiser in this models folder")
+    sub.add_argument("--negatives", type=Path, action="append", default=[], metavar="SRC",
+                     help="add not-a-tile crops: the localiser's finds on no labelled tile of these photos, whose "
+                     "every tile must be labelled (a YOLO folder, one split of one, or a manifest of photos of no "
+                     "tile or one; repeatable)")
     sub.set_defaults(run=_train_data)
 
     sub = commands.add_parser("pack", help="the localiser dataset alone, images shrunk and copied, to carry to "

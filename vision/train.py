@@ -30,6 +30,11 @@ JITTER_SHIFT = 0.05
 SPLITS = {"train": "train", "valid": "val"}  # source split folder -> ultralytics split name
 CALIBRATION_IMAGES = 64  # train images whose activations rebuild the BatchNorms of an ONNX-initialised model
 CALIBRATION_CROPS = 2048  # the same for the classifier, in train crops
+# Negative crops (`add_negative_crops`): found at a threshold below any shipped one, so that a lower threshold meets
+# nothing the classifier never saw; a box overlapping a labelled tile this much is a tile, however badly boxed.
+NEGATIVE_CONF = 0.3
+NEGATIVE_MAX_IOU = 0.1
+NEGATIVE_VAL_EVERY = 10
 
 
 def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]:
@@ -139,6 +144,61 @@ def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = C
                     cv2.imwrite(str(folder / f"pred_{image_path.stem}_{index}.png"), cut_crop(image, box, size))
                     added += 1
     return added
+
+
+def add_negative_crops(sources: Sequence[Path], dst: Path, models_dir: Path, *, size: int = CLASSIFIER_IMGSZ) -> int:
+    """Add `NOT_A_TILE` crops to dst/train/none (every NEGATIVE_VAL_EVERY-th to dst/val/none): the boxes the
+    recogniser's localiser (zoom pass included, at NEGATIVE_CONF) finds on no labelled tile of photos whose every
+    tile is labelled (renders and rows with distractors, photos of no tile: `vision.refit.source_photos`). A
+    classifier that knows the class turns such boxes down (`recognize.drop_non_tiles`). Returns crops added."""
+    from vision.geometry import iou
+    from vision.recognize import NOT_A_TILE, find_tiles, load_models
+    from vision.refit import source_photos
+
+    models, added = load_models(models_dir), 0
+    for k, source in enumerate(sources):
+        for image_path, labels in source_photos(source):
+            image = cv2.imread(str(image_path))
+            height, width = image.shape[:2]
+            truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
+            found, _ = find_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, NEGATIVE_CONF)
+            for index, box in enumerate(found.boxes):
+                if len(truth) and iou(box, truth).max() >= NEGATIVE_MAX_IOU:
+                    continue
+                added += 1
+                folder = dst / ("val" if added % NEGATIVE_VAL_EVERY == 0 else "train") / NOT_A_TILE
+                folder.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(folder / f"none{k}_{image_path.stem}_{index}.png"), cut_crop(image, box, size))
+    return added
+
+
+def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Path:
+    """A classifier checkpoint whose last layer reads `names` (in the crop folders' order): the rows of the classes
+    it knows are kept, a new class starts at zero weights and the lowest bias (never chosen until trained), so a
+    fine-tune that adds a class (`NOT_A_TILE`) keeps what the model knew. ultralytics would start the whole layer
+    afresh on a class count that differs."""
+    import torch
+
+    checkpoint_data = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    model = (checkpoint_data.get("ema") or checkpoint_data["model"]).float()
+    linear, known = model.model[-1].linear, list(model.names.values())
+    wider = torch.nn.Linear(linear.in_features, len(names))
+    with torch.no_grad():
+        wider.weight.zero_()
+        wider.bias.fill_(float(linear.bias.min()))
+        for row, name in enumerate(names):
+            if name in known:
+                wider.weight[row] = linear.weight[known.index(name)]
+                wider.bias[row] = linear.bias[known.index(name)]
+    model.model[-1].linear, model.names = wider, dict(enumerate(names))
+    model.yaml["nc"] = len(names)
+    torch.save({"model": model, "train_args": checkpoint_data.get("train_args", {})}, out)
+    return out
+
+
+def crop_classes(data: Path) -> list[str]:
+    """The classes of a crop dataset: its train folders, in name order (ultralytics' ImageFolder)."""
+    return sorted(folder.name for folder in (data / "train").iterdir() if folder.is_dir())
 
 
 def configure_ultralytics(config_dir: Path) -> None:
@@ -283,11 +343,12 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
         if kind == "localiser":
             images, names = sorted((data.parent / "train" / "images").iterdir()), LOCALISER_CLASSES
         else:  # ImageFolder: the classes are the train folders, in name order
-            images = sorted((data / "train").glob("*/*.png"))
-            names = sorted(folder.name for folder in (data / "train").iterdir() if folder.is_dir())
+            images, names = sorted((data / "train").glob("*/*.png")), crop_classes(data)
         count = CALIBRATION_IMAGES if kind == "localiser" else CALIBRATION_CROPS
         sample = [images[i] for i in np.random.default_rng(0).permutation(len(images))[:count]]
         init = checkpoint_from_onnx(init, sample, runs / f"{name}-init.pt", kind=kind, names=names)
+    elif init and kind == "classifier":
+        init = widened_classifier(init, crop_classes(data), runs / f"{name}-init.pt")
     if init:
         model, args = str(init), {**args, "warmup_epochs": 0}
     if warmup_epochs is not None:

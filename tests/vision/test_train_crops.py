@@ -34,3 +34,23 @@ def test_extra_folders_add_train_crops_of_known_classes_only(tmp_path):
     assert sorted(p.name for p in (crops / "train").iterdir()) == ["1m", "7z"]
     assert sorted(p.name for p in (crops / "val").iterdir()) == ["1m"]
     assert cv2.imread(str(crops / "train" / "7z" / "a_1_0.png")).shape == (16, 16, 3)
+
+
+def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
+    import vision.recognize
+    from vision.recognize import Found
+    from vision.train import NEGATIVE_VAL_EVERY, add_negative_crops
+
+    photos = tmp_path / "photos"
+    _yolo(photos, "", {f"p{i}": line("1m") for i in range(NEGATIVE_VAL_EVERY)})  # a tile at x 40-60, y 35-65
+    boxes = np.array([[41, 36, 59, 64], [80, 10, 95, 30], [48, 40, 70, 70]], np.float32)  # the tile, a key, half on it
+    monkeypatch.setattr(vision.recognize, "load_models", lambda models_dir: None)
+    monkeypatch.setattr(vision.recognize, "find_tiles",
+                        lambda image, models, conf: (Found(boxes, np.ones(3), ["face"] * 3), "single"))
+
+    added = add_negative_crops([photos], tmp_path / "crops", tmp_path / "models", size=16)
+
+    assert added == NEGATIVE_VAL_EVERY  # one a photo: the key; the tile and the box half on it are no negatives
+    train = sorted(p.name for p in (tmp_path / "crops" / "train" / "none").iterdir())
+    assert len(train) == NEGATIVE_VAL_EVERY - 1 and train[0] == "none0_p0_1.png"
+    assert [p.name for p in (tmp_path / "crops" / "val" / "none").iterdir()] == [f"none0_p{added - 1}_1.png"]
