@@ -101,15 +101,37 @@ def test_a_written_classifier_carries_the_new_last_layer_and_the_base_trunk(tmp_
     base_model = onnx.load(str(MODELS_DIR / "classifier.onnx"))
     codes = load_models(MODELS_DIR).codes
     base = base_head(base_model, codes)
-    assert base.classes == (*codes, NOT_A_TILE)
+    tile_codes = tuple(code for code in codes if code != NOT_A_TILE)
+    assert base.classes == (*tile_codes, NOT_A_TILE)  # the shipped classifier's own NOT_A_TILE row, or a new one
     write_classifier(base_model, base, tmp_path / "classifier.onnx")
     crops = np.random.default_rng(0).random((2, 3, 64, 64), dtype=np.float32)
     before, after = (session(path).run(None, {"images": crops})[0]
                      for path in (MODELS_DIR / "classifier.onnx", tmp_path / "classifier.onnx"))
-    assert after.shape == (2, len(codes) + 1)
-    assert np.allclose(after[:, :-1], before, atol=1e-5) and after[:, -1].max() < 1e-6  # "none" never chosen
-    written = base_head(onnx.load(str(tmp_path / "classifier.onnx")), (*codes, NOT_A_TILE))
+    assert after.shape == (2, len(tile_codes) + 1)
+    assert np.allclose(after[:, :len(codes)], before, atol=1e-5)
+    written = base_head(onnx.load(str(tmp_path / "classifier.onnx")), base.classes)
     assert np.allclose(written.weight, base.weight) and written.classes == base.classes
+
+
+def _gemm_softmax(weight: np.ndarray, bias: np.ndarray) -> onnx.ModelProto:
+    """The smallest classifier `base_head` reads: features → Gemm(transB=1) → Softmax."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["logits"], transB=1),
+         helper.make_node("Softmax", ["logits"], ["p"], axis=1)],
+        "head", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, weight.shape[1]])],
+        [helper.make_tensor_value_info("p", TensorProto.FLOAT, [1, weight.shape[0]])],
+        [numpy_helper.from_array(weight, "w"), numpy_helper.from_array(bias, "b")])
+    return helper.make_model(graph)
+
+
+def test_a_base_without_not_a_tile_gets_a_row_that_is_never_chosen():
+    weight, bias = np.ones((2, 4), np.float32), np.zeros(2, np.float32)
+    model = _gemm_softmax(weight, bias)
+    head = base_head(model, ["1m", "2m"])
+    assert head.classes == ("1m", "2m", NOT_A_TILE) and head.bias[-1] < -10 and not head.weight[-1].any()
+    assert base_head(model, ["1m", NOT_A_TILE]).classes == ("1m", NOT_A_TILE)  # kept as it is
 
 
 @needs_models
@@ -123,7 +145,8 @@ def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, t
     assert (out / meta["localiser"]["file"]).is_file() and (out / meta["classifier"]["file"]).is_file()
     localiser_changed = (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
     assert localiser_changed == (record["kept"] == "adapted" and record["localiser_strength"] is not None)
-    assert (NOT_A_TILE in meta["classifier"]["classes"]) == (record["kept"] == "adapted")
+    base_has_it = NOT_A_TILE in load_models(MODELS_DIR).codes
+    assert (NOT_A_TILE in meta["classifier"]["classes"]) == (record["kept"] == "adapted" or base_has_it)
     photo = sorted((rendered / "images").glob("*.jpg"))[0]
     assert main(["read", str(photo), "--models", str(out), "--json"]) == 0
     assert all(tile["code"] != NOT_A_TILE for tile in json.loads(capsys.readouterr().out)["tiles"])
