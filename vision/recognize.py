@@ -34,8 +34,9 @@ ZOOM_IN_TARGET = 32.0  # px: the tile side that second look aims for
 ZOOM_IN_MIN_GAIN = 1.5  # the second look must enlarge the tiles at least this much
 # Fewer tiles found: look again zoomed out, for a tile that fills the frame (a hand shows 13 or more). A localiser can
 # see a few fragments in a frame-filling tile; chosen on web-closeups-train (F1 0.983 at 2, 0.990 at 3-6 with the
-# localiser of 2026-12-01; 0.807 at 2, 0.995 at 6 with a later try), valid unchanged. A look that finds no such tile
-# leaves the photo to the closer look (tuning renders of seed 4343: 0.753 when it did not, 0.754 at 2 and at 6).
+# localiser of 2026-12-01; 0.807 at 2, 0.995 at 6 with the one tried that evening), valid unchanged. A look that
+# finds no such tile leaves the photo to the closer look (tuning renders of seed 4343: 0.753 when it did not, 0.754
+# at 2 and at 6).
 ZOOM_OUT_BELOW = 6
 ZOOM_OUT_FILL = 0.2  # the photo's share of the localiser's input in that look
 # A tile only the zoomed-out look finds must fill the frame: its side (√area) at least this share of the
