@@ -39,16 +39,18 @@ def _threshold(text: str) -> float:
 
 def _train_data(args: argparse.Namespace) -> int:
     from vision.recognize import MODELS_DIR
+    from vision.refit import source_photos
     from vision.train import add_localiser_crops, add_negative_crops, build_crop_dataset, build_localiser_dataset
 
+    negatives = [source_photos(source) for source in args.negatives]  # a bad source fails now, not minutes later
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
     counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra)
     print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
     if args.localiser_crops:
         added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
         print(f"added {added} train crops cut by the localiser in {args.localiser_crops}")
-    if args.negatives:
-        added = add_negative_crops(args.negatives, args.out / "crops", args.localiser_crops or MODELS_DIR)
+    if negatives:
+        added = add_negative_crops(negatives, args.out / "crops", args.localiser_crops or MODELS_DIR)
         print(f"added {added} not-a-tile crops from {len(args.negatives)} sources")
     return 0
 
@@ -207,7 +209,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="add not-a-tile crops: the localiser's finds on no labelled tile of these photos, whose "
                      "every tile must be labelled (a YOLO folder, one split of one, or a manifest of photos of no "
                      "tile or one; repeatable)")
-    sub.set_defaults(run=_train_data)
+    sub.set_defaults(run=_guarded(_train_data))
 
     sub = commands.add_parser("pack", help="the localiser dataset alone, images shrunk and copied, to carry to "
                               "another machine (train there with --data OUT)")

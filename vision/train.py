@@ -146,18 +146,19 @@ def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = C
     return added
 
 
-def add_negative_crops(sources: Sequence[Path], dst: Path, models_dir: Path, *, size: int = CLASSIFIER_IMGSZ) -> int:
+def add_negative_crops(sources: Sequence[Sequence[tuple[Path, list[tuple[str, np.ndarray]]]]], dst: Path,
+                       models_dir: Path, *, size: int = CLASSIFIER_IMGSZ) -> int:
     """Add `NOT_A_TILE` crops to dst/train/none (every NEGATIVE_VAL_EVERY-th to dst/val/none): the boxes the
     recogniser's localiser (zoom pass included, at NEGATIVE_CONF) finds on no labelled tile of photos whose every
-    tile is labelled (renders and rows with distractors, photos of no tile: `vision.refit.source_photos`). A
-    classifier that knows the class turns such boxes down (`recognize.drop_non_tiles`). Returns crops added."""
+    tile is labelled (renders and rows with distractors, photos of no tile), each source's photos as
+    `vision.refit.source_photos` lists them. A classifier that knows the class turns such boxes down
+    (`recognize.drop_non_tiles`). Returns crops added."""
     from vision.geometry import iou
     from vision.recognize import NOT_A_TILE, find_tiles, load_models
-    from vision.refit import source_photos
 
     models, added = load_models(models_dir), 0
-    for k, source in enumerate(sources):
-        for image_path, labels in source_photos(source):
+    for k, photos in enumerate(sources):
+        for image_path, labels in photos:
             image = cv2.imread(str(image_path))
             height, width = image.shape[:2]
             truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]

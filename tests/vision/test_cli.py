@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from datasets.classes import CLASSES
+from datasets.yolo import format_data_yaml
 from fanshot.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
@@ -15,6 +17,17 @@ def test_read_and_eval_report_unreadable_input_with_exit_code_2(tmp_path, capsys
     manifest.write_text(json.dumps({"image": "x.jpg", "tiles": "1q"}) + "\n")
     assert main(["eval", str(manifest)]) == 2
     assert capsys.readouterr().err.count("error: ") == 2
+
+
+def test_train_data_refuses_a_missing_source_and_bad_negatives_before_writing_anything(tmp_path, capsys):
+    src, out = tmp_path / "src", tmp_path / "data"
+    for split in ("train", "valid"):
+        (src / split / "images").mkdir(parents=True)
+    (src / "data.yaml").write_text(format_data_yaml(CLASSES, ["train", "valid"]))
+    assert main(["train", "data", str(tmp_path / "missing"), "--out", str(tmp_path / "other")]) == 2
+    assert main(["train", "data", str(src), "--out", str(out), "--negatives", str(tmp_path / "none.txt")]) == 2
+    assert capsys.readouterr().err.count("error: ") == 2
+    assert not out.exists()
 
 
 @pytest.mark.parametrize("command", [["eval", "m.jsonl"], ["train", "export", "--only", "localiser"]])

@@ -39,6 +39,7 @@ def test_extra_folders_add_train_crops_of_known_classes_only(tmp_path):
 def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
     import vision.recognize
     from vision.recognize import Found
+    from vision.refit import source_photos
     from vision.train import NEGATIVE_VAL_EVERY, add_negative_crops
 
     photos = tmp_path / "photos"
@@ -48,7 +49,7 @@ def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch)
     monkeypatch.setattr(vision.recognize, "find_tiles",
                         lambda image, models, conf: (Found(boxes, np.ones(3), ["face"] * 3), "single"))
 
-    added = add_negative_crops([photos], tmp_path / "crops", tmp_path / "models", size=16)
+    added = add_negative_crops([source_photos(photos)], tmp_path / "crops", tmp_path / "models", size=16)
 
     assert added == NEGATIVE_VAL_EVERY  # one a photo: the key; the tile and the box half on it are no negatives
     train = sorted(p.name for p in (tmp_path / "crops" / "train" / "none").iterdir())
