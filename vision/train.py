@@ -75,6 +75,8 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), sh
     Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
     into train, its images prefixed `extra<k>_`. `shrink_to` (e.g. the training size) writes the images, shrunk,
     instead of linking them: a self-contained folder, small enough to carry to a GPU machine."""
+    for folder in (src, *extra):
+        read_names(folder)  # a folder without data.yaml fails here, before an empty dst is left behind
     for split in SPLITS:
         for folder in ("images", "labels"):
             (dst / split / folder).mkdir(parents=True, exist_ok=True)
