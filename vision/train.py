@@ -44,10 +44,11 @@ def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]
                                        for b in example.boxes], dtype=np.float64).reshape(-1, 5)
 
 
-def _localiser_split(src: Path, split: str, dst: Path, prefix: str = "", shrink_to: int | None = None) -> None:
-    """Link src's split images into dst (names prefixed) with face/back labels; with `shrink_to`, write each
-    image instead, shrunk to that longest side, as WebP (the labels are normalised: they hold)."""
-    back = read_names(src).index(BACK)
+def _localiser_split(src: Path, split: str, dst: Path, back: int, prefix: str = "",
+                     shrink_to: int | None = None) -> None:
+    """Link src's split images into dst (names prefixed) with face/back labels (`back`: src's class index of a
+    back); with `shrink_to`, write each image instead, shrunk to that longest side, as WebP (the labels are
+    normalised: they hold)."""
     for image, boxes in labelled_images(src, split):
         target = dst / "images" / f"{prefix}{image.stem}{'.webp' if shrink_to else image.suffix}"
         if shrink_to:
@@ -75,14 +76,14 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), sh
     Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
     into train, its images prefixed `extra<k>_`. `shrink_to` (e.g. the training size) writes the images, shrunk,
     instead of linking them: a self-contained folder, small enough to carry to a GPU machine."""
-    for folder in (src, *extra):
-        read_names(folder)  # a folder without data.yaml fails here, before an empty dst is left behind
+    # every source's classes are read first: a folder without data.yaml or a back class leaves no empty dst behind
+    src_back, *extra_backs = (read_names(folder).index(BACK) for folder in (src, *extra))
     for split in SPLITS:
         for folder in ("images", "labels"):
             (dst / split / folder).mkdir(parents=True, exist_ok=True)
-        _localiser_split(src, split, dst / split, shrink_to=shrink_to)
-    for k, folder in enumerate(extra):
-        _localiser_split(folder, _train_split(folder), dst / "train", f"extra{k}_", shrink_to)
+        _localiser_split(src, split, dst / split, src_back, shrink_to=shrink_to)
+    for k, (folder, back) in enumerate(zip(extra, extra_backs, strict=True)):
+        _localiser_split(folder, _train_split(folder), dst / "train", back, f"extra{k}_", shrink_to)
     data = dst / "data.yaml"
     data.write_text(format_data_yaml(LOCALISER_CLASSES, SPLITS), encoding="utf-8")
     return data
