@@ -1,8 +1,9 @@
 """Recogniser latency on this machine, end to end: median and p95 milliseconds per photo from the file's bytes
 to the recognition result (read, decode with EXIF orientation, localise, classify, group), as
 POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recognize`), side by side: Fanshot
-(with its zoom pass), Fanshot's single look (`recognize(..., zoom=False)`: the zoom pass's cost is the ratio)
-and, with `--peer`, mahjong-detector, alternately photo by photo. Two cases, same photos, and any `--zoom` folders:
+(with its zoom pass and row filling), Fanshot's single look (`recognize(..., zoom=False)`, the pipeline before
+them: their cost is the ratio) and, with `--peer`, mahjong-detector, alternately photo by photo. Two cases, same
+photos, and any `--zoom` folders:
 
 - `640px`: the first photos of a folder (default: the shared test split, 640×640 JPEGs);
 - `12mp`: each of them as a 4000×3000 JPEG (quality 92) made first in a temporary folder: upscaled to
@@ -76,7 +77,7 @@ def make_12mp_manifest(manifest: Path, out: Path) -> None:
 
 
 def systems(peer: bool) -> dict[str, Callable[[bytes], dict | list]]:
-    """File bytes → result, for each system timed: Fanshot with its zoom pass, Fanshot's single look, and
+    """File bytes → result, for each system timed: Fanshot, Fanshot's single look, and
     (with `peer`) mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
     models = load_models()
 

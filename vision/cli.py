@@ -291,6 +291,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="test", help="split folder of YOLO folders that have splits (default test)")
     parser.add_argument("--conf", type=_threshold, help="localiser score threshold (default: the models' vision.json)")
     parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
-    parser.add_argument("--no-zoom", action="store_true", help="without the zoom pass (the localiser's single look)")
+    parser.add_argument("--no-zoom", action="store_true",
+                        help="the localiser's single look alone: no zoom pass, no row filling")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(run=_guarded(_eval))
