@@ -219,17 +219,25 @@ def in_sure_rows(boxes: np.ndarray, sure: np.ndarray) -> np.ndarray:
     return keep
 
 
-def fill_rows(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray,
-              conf: float) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
-    """The sure finds (`conf` or more), and the unsure faces that fill gaps in their rows (ROW_FILL_*)."""
+# Localised and classified tiles, index for index: boxes, localiser scores, localiser classes, class probabilities.
+Read = tuple[np.ndarray, np.ndarray, list[str], np.ndarray]
+
+
+def only_read(keep: np.ndarray, boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray) -> Read:
+    """The tiles that `keep` marks, their indices kept in step."""
+    found = Found(boxes, scores, kinds).only(keep)
+    return found.boxes, found.scores, found.kinds, probs[keep]
+
+
+def fill_rows(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray, conf: float) -> Read:
+    """The sure finds (`conf` or more), and the unsure faces that stand in their rows (ROW_FILL_*)."""
     sure = scores >= conf
     if sure.all():
         return boxes, scores, kinds, probs
     faces = np.array([kind != BACK for kind in kinds], dtype=bool)
     fits = (in_sure_rows(boxes, sure) & ~mostly_within(boxes, boxes[sure], ROW_FILL_OVERLAP)
             & (probs.max(axis=1, initial=0.0) >= ROW_FILL_CODE_P))
-    keep = sure | (faces & fits)
-    return boxes[keep], scores[keep], [kind for kind, k in zip(kinds, keep, strict=True) if k], probs[keep]
+    return only_read(sure | (faces & fits), boxes, scores, kinds, probs)
 
 
 def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray:
@@ -242,13 +250,13 @@ def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray
 
 
 def drop_non_tiles(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray,
-                   codes: list[str]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
+                   codes: list[str]) -> Read:
     """Leave out the faces an adapted classifier names `NOT_A_TILE` (a base classifier has no such class)."""
     if NOT_A_TILE not in codes or not len(boxes):
         return boxes, scores, kinds, probs
     keep = np.array([kind == BACK or codes[int(np.argmax(p))] != NOT_A_TILE for kind, p in zip(kinds, probs,
                                                                                                strict=True)])
-    return boxes[keep], scores[keep], [kind for kind, k in zip(kinds, keep, strict=True) if k], probs[keep]
+    return only_read(keep, boxes, scores, kinds, probs)
 
 
 def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: list[str]) -> dict:
