@@ -26,14 +26,26 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     return guarded
 
 
-def _threshold(text: str) -> float:
-    """A score threshold argument: a number in [0, 1) (at 1 or above no tile would ever be found)."""
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def _threshold(text: str) -> float:
+    """A score threshold argument: a number in [0, 1) (at 1 or above no tile would ever be found)."""
+    value = _number(text)
     if not 0 <= value < 1:
         raise argparse.ArgumentTypeError(f"a score threshold is from 0 to below 1, not {value:g}")
+    return value
+
+
+def _jitter_scale(text: str) -> float:
+    """A crop jitter argument: a fraction in [0, 0.5] (beyond it a box could shrink to nothing)."""
+    value = _number(text)
+    if not 0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError(f"a jitter scale is from 0 to 0.5, not {value:g}")
     return value
 
 
@@ -44,7 +56,8 @@ def _train_data(args: argparse.Namespace) -> int:
 
     negatives = [source_photos(source) for source in args.negatives]  # a bad source fails now, not minutes later
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
-    counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra)
+    counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra,
+                                jitter_scale=args.jitter_scale)
     print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
     if args.localiser_crops:
         added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
@@ -194,6 +207,8 @@ def _adapt(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from vision.train import JITTER_SCALE
+
     parser = subparsers.add_parser("train", help="train and export the tile localiser and crop classifier")
     commands = parser.add_subparsers(dest="train_command", required=True)
 
@@ -201,6 +216,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
     sub.add_argument("--out", type=Path, default=Path("work/train-data"))
     sub.add_argument("--copies", type=int, default=1, help="jittered crops per train tile")
+    sub.add_argument("--jitter-scale", type=_jitter_scale, default=JITTER_SCALE, metavar="FRACTION",
+                     help=f"each side of a crop's box is scaled by up to this fraction (default {JITTER_SCALE})")
     sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
                      help="YOLO folder (e.g. `fanshot synth`'s) mixed into both train splits (repeatable)")
     sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",

@@ -89,17 +89,19 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), sh
     return data
 
 
-def jitter_box(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Randomly rescale and shift an [x1, y1, x2, y2] box by a few % of its size, like a localiser's error."""
+def jitter_box(box: np.ndarray, rng: np.random.Generator, scale: float = JITTER_SCALE) -> np.ndarray:
+    """Randomly rescale (each side by up to `scale`) and shift an [x1, y1, x2, y2] box by a few % of its size,
+    like a localiser's error."""
     size = box[2:] - box[:2]
     centre = (box[:2] + box[2:]) / 2 + rng.uniform(-1, 1, 2) * JITTER_SHIFT * size
-    size = size * (1 + rng.uniform(-1, 1, 2) * JITTER_SCALE)
+    size = size * (1 + rng.uniform(-1, 1, 2) * scale)
     return np.concatenate([centre - size / 2, centre + size / 2])
 
 
 def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, copies: int = 1, seed: int = 0,
-                       extra: Sequence[Path] = ()) -> dict[str, int]:
-    """An ImageFolder dataset (dst/{train,val}/<code>/*.png) of jittered tile crops; returns crops per class.
+                       extra: Sequence[Path] = (), jitter_scale: float = JITTER_SCALE) -> dict[str, int]:
+    """An ImageFolder dataset (dst/{train,val}/<code>/*.png) of jittered tile crops (each side scaled by up to
+    `jitter_scale`); returns crops per class.
     Only classes present in src's train split get a folder (ultralytics takes the class list from them). Each
     `extra` YOLO folder (like `build_localiser_dataset`'s) adds train crops of those classes, named `extra<k>_`."""
     rng = np.random.default_rng(seed)
@@ -119,7 +121,7 @@ def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, co
                 folder.mkdir(parents=True, exist_ok=True)
                 pixels = np.array(box) * [width, height, width, height]
                 for copy in range(copies):
-                    crop = cut_crop(image, jitter_box(pixels, rng), size)
+                    crop = cut_crop(image, jitter_box(pixels, rng, jitter_scale), size)
                     cv2.imwrite(str(folder / f"{prefix}{image_path.stem}_{index}_{copy}.png"), crop)
                 if target == "train":
                     counts[code] = counts.get(code, 0) + copies

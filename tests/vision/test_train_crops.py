@@ -1,9 +1,10 @@
 import cv2
 import numpy as np
+import pytest
 
 from datasets.classes import CLASSES
 from datasets.yolo import format_data_yaml
-from vision.train import build_crop_dataset
+from vision.train import JITTER_SCALE, build_crop_dataset, jitter_box
 
 
 def _yolo(root, split, labels):
@@ -34,6 +35,16 @@ def test_extra_folders_add_train_crops_of_known_classes_only(tmp_path):
     assert sorted(p.name for p in (crops / "train").iterdir()) == ["1m", "7z"]
     assert sorted(p.name for p in (crops / "val").iterdir()) == ["1m"]
     assert cv2.imread(str(crops / "train" / "7z" / "a_1_0.png")).shape == (16, 16, 3)
+
+
+@pytest.mark.parametrize("scale", [0.0, JITTER_SCALE, 0.16])
+def test_a_jittered_box_side_is_scaled_by_up_to_the_jitter_scale_and_spreads_that_far(scale):
+    rng = np.random.default_rng(0)
+    box = np.array([100.0, 50.0, 140.0, 103.0])
+    jittered = np.array([jitter_box(box, rng, scale) for _ in range(2000)])
+    sides = (jittered[:, 2:] - jittered[:, :2]) / (box[2:] - box[:2])
+    assert np.all(np.abs(sides - 1) <= scale + 1e-9)
+    assert np.abs(sides - 1).max() >= 0.95 * scale
 
 
 def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
