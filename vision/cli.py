@@ -110,6 +110,13 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _average(args: argparse.Namespace) -> int:
+    from vision.train import averaged_classifier
+
+    print(f"wrote {averaged_classifier(args.checkpoints, args.out)}")
+    return 0
+
+
 def _refit(args: argparse.Namespace) -> int:
     from vision.recognize import MODELS_DIR
     from vision.refit import refit
@@ -265,6 +272,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "split (default: the one OUT/vision.json has, else 0.3)")
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
+
+    sub = commands.add_parser("average", help="average classifier checkpoints fine-tuned from one start, weight by "
+                              "weight (a model soup; needs the `train` extra); export the result")
+    sub.add_argument("checkpoints", type=Path, nargs="+", metavar="CHECKPOINT",
+                     help="two or more .pt of one architecture and class list")
+    sub.add_argument("--out", type=Path, required=True, help="the averaged .pt")
+    sub.set_defaults(run=_guarded(_average))
 
     sub = commands.add_parser("refit", help="refit the classifier's last layer (with a not-a-tile class) on "
                               "varied training photos, on CPU without torch; compare the output before shipping it")

@@ -178,6 +178,22 @@ def add_negative_crops(sources: Sequence[Sequence[tuple[Path, list[tuple[str, np
     return added
 
 
+def _float_model(checkpoint: Path):
+    """An ultralytics checkpoint's data and its model (the EMA weights where kept) in float32."""
+    import pickle
+
+    import torch
+
+    try:
+        checkpoint_data = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, RuntimeError, EOFError) as error:
+        raise ValueError(f"{checkpoint} is not a torch checkpoint: {error}") from None
+    model = (checkpoint_data.get("ema") or checkpoint_data.get("model")) if isinstance(checkpoint_data, dict) else None
+    if model is None:
+        raise ValueError(f"{checkpoint} is not an ultralytics checkpoint")
+    return checkpoint_data, model.float()
+
+
 def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Path:
     """A classifier checkpoint whose last layer reads `names` (in the crop folders' order): the rows of the classes
     it knows are kept, a new class starts at zero weights and the lowest bias (never chosen until trained), so a
@@ -185,8 +201,7 @@ def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Pat
     afresh on a class count that differs."""
     import torch
 
-    checkpoint_data = torch.load(checkpoint, map_location="cpu", weights_only=False)
-    model = (checkpoint_data.get("ema") or checkpoint_data["model"]).float()
+    checkpoint_data, model = _float_model(checkpoint)
     linear, known = model.model[-1].linear, list(model.names.values())
     wider = torch.nn.Linear(linear.in_features, len(names))
     with torch.no_grad():
@@ -199,6 +214,32 @@ def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Pat
     model.model[-1].linear, model.names = wider, dict(enumerate(names))
     model.yaml["nc"] = len(names)
     torch.save({"model": model, "train_args": checkpoint_data.get("train_args", {})}, out)
+    return out
+
+
+def averaged_classifier(checkpoints: Sequence[Path], out: Path) -> Path:
+    """A checkpoint whose every weight and BatchNorm statistic is the mean of the `checkpoints`' (a uniform model
+    soup, Wortsman et al. 2022). Fine-tunes from one starting point stay in one basin of the loss, so their mean can
+    keep much of what each learnt, at one model's cost. The checkpoints must share the architecture and the class
+    list, in order."""
+    import torch
+
+    if len(checkpoints) < 2:
+        raise ValueError("averaging needs two checkpoints or more")
+    first_data, model = _float_model(checkpoints[0])
+    states = [model.state_dict()]
+    for checkpoint in checkpoints[1:]:
+        other = _float_model(checkpoint)[1]
+        if other.names != model.names:
+            raise ValueError(f"{checkpoint} reads other classes than {checkpoints[0]}")
+        state = other.state_dict()
+        if {k: v.shape for k, v in state.items()} != {k: v.shape for k, v in states[0].items()}:
+            raise ValueError(f"{checkpoint} is another architecture than {checkpoints[0]}")
+        states.append(state)
+    # integer buffers (BatchNorm's batch counters) are bookkeeping, not weights: the first checkpoint's are kept
+    model.load_state_dict({key: torch.stack([state[key] for state in states]).mean(0) if value.is_floating_point()
+                           else value for key, value in states[0].items()})
+    torch.save({"model": model, "train_args": first_data.get("train_args", {})}, out)
     return out
 
 
