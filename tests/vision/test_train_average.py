@@ -10,11 +10,11 @@ from fanshot.cli import main  # noqa: E402
 from vision.train import averaged_classifier  # noqa: E402
 
 
-def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema"):
+def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema", config="yolo11n-cls.yaml"):
     from ultralytics.nn.tasks import ClassificationModel
 
     torch.manual_seed(seed)
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(names), verbose=False)
+    model = ClassificationModel(config, nc=len(names), verbose=False)
     model.names = dict(enumerate(names))
     for buffer in model.buffers():  # BatchNorm statistics differ between fine-tunes too
         if buffer.is_floating_point():
@@ -38,13 +38,24 @@ def test_every_weight_and_batchnorm_statistic_is_the_mean_of_the_checkpoints(tmp
         torch.testing.assert_close(averaged[key], sum(state[key] for state in states) / 3)
 
 
-def test_checkpoints_of_other_classes_or_not_checkpoints_are_refused_with_a_clear_error(tmp_path, capsys):
-    _checkpoint(tmp_path / "a.pt", 0)
-    _checkpoint(tmp_path / "b.pt", 1, names=("2m", "1m", "none"))
-    (tmp_path / "c.pt").write_bytes(b"not a checkpoint")
-    for pair in (["a.pt", "b.pt"], ["a.pt", "c.pt"], ["a.pt"], ["a.pt", "missing.pt"]):
-        assert main(["train", "average", *(str(tmp_path / name) for name in pair), "--out",
-                     str(tmp_path / "soup.pt")]) == 2
-    errors = capsys.readouterr().err
-    assert "other classes" in errors and "not a torch checkpoint" in errors and "two checkpoints" in errors
-    assert errors.count("error: ") == 4 and not (tmp_path / "soup.pt").exists()
+@pytest.mark.parametrize(("second", "message"), [
+    ("reordered.pt", "reads other classes"),
+    ("small.pt", "is another architecture"),
+    ("bytes.pt", "is not a torch checkpoint"),
+    ("dict.pt", "is not an ultralytics checkpoint"),
+    ("missing.pt", "No such file"),
+    (None, "two checkpoints or more"),
+])
+def test_what_cannot_be_averaged_is_refused_with_a_clear_error_and_nothing_written(tmp_path, capsys, second, message):
+    _checkpoint(tmp_path / "base.pt", 0)
+    _checkpoint(tmp_path / "reordered.pt", 1, names=("2m", "1m", "none"))
+    _checkpoint(tmp_path / "small.pt", 2, config="yolo11s-cls.yaml")
+    (tmp_path / "bytes.pt").write_bytes(b"not a checkpoint")
+    torch.save({"epoch": 3}, tmp_path / "dict.pt")
+    checkpoints = [tmp_path / "base.pt", *([tmp_path / second] if second else [])]
+
+    assert main(["train", "average", *map(str, checkpoints), "--out", str(tmp_path / "soup.pt")]) == 2
+
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and message in error and "Traceback" not in error
+    assert not (tmp_path / "soup.pt").exists()
