@@ -194,6 +194,15 @@ def _float_model(checkpoint: Path):
     return checkpoint_data, model.float()
 
 
+def _save_model(model, train_args: dict, out: Path) -> Path:
+    """Save a model as an ultralytics checkpoint (training and export take it), creating out's folder."""
+    import torch
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model, "train_args": train_args}, out)
+    return out
+
+
 def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Path:
     """A classifier checkpoint whose last layer reads `names` (in the crop folders' order): the rows of the classes
     it knows are kept, a new class starts at zero weights and the lowest bias (never chosen until trained), so a
@@ -213,8 +222,7 @@ def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Pat
                 wider.bias[row] = linear.bias[known.index(name)]
     model.model[-1].linear, model.names = wider, dict(enumerate(names))
     model.yaml["nc"] = len(names)
-    torch.save({"model": model, "train_args": checkpoint_data.get("train_args", {})}, out)
-    return out
+    return _save_model(model, checkpoint_data.get("train_args", {}), out)
 
 
 def averaged_classifier(checkpoints: Sequence[Path], out: Path) -> Path:
@@ -239,8 +247,7 @@ def averaged_classifier(checkpoints: Sequence[Path], out: Path) -> Path:
     # integer buffers (BatchNorm's batch counters) are bookkeeping, not weights: the first checkpoint's are kept
     model.load_state_dict({key: torch.stack([state[key] for state in states]).mean(0) if value.is_floating_point()
                            else value for key, value in states[0].items()})
-    torch.save({"model": model, "train_args": first_data.get("train_args", {})}, out)
-    return out
+    return _save_model(model, first_data.get("train_args", {}), out)
 
 
 def crop_classes(data: Path) -> list[str]:

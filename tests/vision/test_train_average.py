@@ -24,10 +24,10 @@ def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema", config="yolo1
     return model.float().state_dict()
 
 
-def test_every_weight_and_batchnorm_statistic_is_the_mean_of_the_checkpoints(tmp_path):
+def test_every_weight_and_batchnorm_statistic_is_the_mean_of_the_checkpoints_in_a_new_folder(tmp_path):
     states = [_checkpoint(tmp_path / f"{i}.pt", i, key=key) for i, key in enumerate(("ema", "model", "ema"))]
 
-    out = averaged_classifier([tmp_path / f"{i}.pt" for i in range(3)], tmp_path / "soup.pt")
+    out = averaged_classifier([tmp_path / f"{i}.pt" for i in range(3)], tmp_path / "new" / "soup.pt")
 
     soup = torch.load(out, weights_only=False)["model"]
     assert soup.names == {0: "1m", 1: "2m", 2: "none"}
