@@ -32,6 +32,11 @@ NOT_A_TILE = "none"
 ZOOM_IN_BELOW = 20.0  # px: median tile side in the localiser's input under which the tiles' region is read again
 ZOOM_IN_TARGET = 32.0  # px: the tile side that second look aims for
 ZOOM_IN_MIN_GAIN = 1.5  # the second look must enlarge the tiles at least this much
+# With no sure find, ZOOM_IN_GUIDES unsure ones (`floor` or more) place the closer look instead: tiles a few pixels
+# wide in the localiser's input can all score under the threshold. Chosen on the choice sets (MODEL_CARD.md):
+# the tuning renders of seed 4343 read 0.7939 → 0.8009 at 6 and 8, 0.8006 at 5; at 1-4 a clutter draw read more
+# false tiles; the other sets unchanged.
+ZOOM_IN_GUIDES = 6
 # Fewer tiles found: look again zoomed out, for a tile that fills the frame (a hand shows 13 or more). A localiser can
 # see a few fragments in a frame-filling tile; chosen on web-closeups-train (F1 0.983 at 2, 0.990 at 3-6 with the
 # localiser of 2026-12-01; 0.807 at 2, 0.995 at 6 with the one tried that evening), valid unchanged. A look that
@@ -186,7 +191,7 @@ def fills_frame(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
 def find_tiles(image: np.ndarray, models: Models, conf: float, zoom: bool = True,
                floor: float | None = None) -> tuple[Found, str]:
     """The localised tiles scoring `floor` (default `conf`) or more, with the zoom pass where the sure ones (`conf`
-    or more) call for it; which look ran last ("single", "in" or "out")."""
+    or more), or with none sure enough unsure ones, call for it; which look ran last ("single", "in" or "out")."""
     floor = conf if floor is None else min(floor, conf)
     found = Found(*localise(image, models, floor))
     if not zoom:
@@ -198,7 +203,8 @@ def find_tiles(image: np.ndarray, models: Models, conf: float, zoom: bool = True
         wide = wide.only(fills_frame(wide.boxes, width, height))
         if len(wide):
             return found.only(~mostly_within(found.boxes, wide.boxes)).merged(wide), "out"
-    window = zoom_window(sure.boxes, width, height, models.localiser_size)
+    guides = sure if len(sure) or len(found) < ZOOM_IN_GUIDES else found
+    window = zoom_window(guides.boxes, width, height, models.localiser_size)
     if window is None:
         return found, "single"
     x1, y1, x2, y2 = window

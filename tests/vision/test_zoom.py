@@ -8,6 +8,7 @@ import pytest
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.recognize import (
     MODELS_DIR,
+    ZOOM_IN_GUIDES,
     ZOOM_IN_TARGET,
     Found,
     cut_at_edge,
@@ -83,7 +84,6 @@ def test_a_photo_with_tiles_of_the_usual_size_takes_a_single_look():
     assert look == "single" and len(found) >= 5
 
 
-
 def test_the_zoomed_out_look_keeps_only_tiles_that_fill_the_frame():
     boxes = np.array([[0.0, 0, 240, 320], [10, 10, 200, 260], [20, 20, 80, 300], [100, 100, 140, 150]])
     assert fills_frame(boxes, 240, 320).tolist() == [True, True, False, False]
@@ -106,3 +106,24 @@ def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(mo
     models = type("Models", (), {"localiser_size": 416})()
     found, look = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5)
     assert look == "in" and looks[1] < 1 and len(looks) == 3 and len(found) == 3
+
+
+@pytest.mark.parametrize(("unsure", "look"), [(ZOOM_IN_GUIDES, "in"), (ZOOM_IN_GUIDES - 1, "single")])
+def test_with_no_sure_tile_enough_unsure_finds_place_the_closer_look(monkeypatch, unsure, look):
+    import vision.recognize
+
+    faint = row(700, 600, 10, unsure)  # tiny tiles the localiser scores under the threshold, over the floor
+
+    def localise(image, models, conf, fill=1.0):
+        if fill < 1:
+            return np.zeros((0, 4)), np.zeros(0), []
+        if image.shape[1] == 1600:
+            return faint, np.full(len(faint), 0.35), ["face"] * len(faint)
+        closer = row(5, 5, 20, unsure)  # within the window, none cut by its edge
+        return closer, np.full(len(closer), 0.9), ["face"] * len(closer)
+
+    monkeypatch.setattr(vision.recognize, "localise", localise)
+    models = type("Models", (), {"localiser_size": 416})()
+    found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
+    assert looked == look
+    assert found.scores.tolist() == ([0.9] * unsure if look == "in" else [0.35] * unsure)
