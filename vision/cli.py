@@ -111,9 +111,9 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _average(args: argparse.Namespace) -> int:
-    from vision.train import averaged_classifier
+    from vision.train import averaged_model
 
-    print(f"wrote {averaged_classifier(args.checkpoints, args.out)}")
+    print(f"wrote {averaged_model(args.checkpoints, args.out)}")
     return 0
 
 

@@ -225,7 +225,7 @@ def widened_classifier(checkpoint: Path, names: Sequence[str], out: Path) -> Pat
     return _save_model(model, checkpoint_data.get("train_args", {}), out)
 
 
-def averaged_classifier(checkpoints: Sequence[Path], out: Path) -> Path:
+def averaged_model(checkpoints: Sequence[Path], out: Path) -> Path:
     """A checkpoint whose every weight and BatchNorm statistic is the mean of the `checkpoints`' (a uniform model
     soup, Wortsman et al. 2022). Fine-tunes from one starting point stay in one basin of the loss, so their mean can
     keep much of what each learnt, at one model's cost. The checkpoints must share the architecture and the class

@@ -7,7 +7,7 @@ torch = pytest.importorskip("torch", reason="the `train` extra (ultralytics, tor
 pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
 
 from fanshot.cli import main  # noqa: E402
-from vision.train import averaged_classifier  # noqa: E402
+from vision.train import averaged_model  # noqa: E402
 
 
 def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema", config="yolo11n-cls.yaml"):
@@ -27,7 +27,7 @@ def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema", config="yolo1
 def test_every_weight_and_batchnorm_statistic_is_the_mean_of_the_checkpoints_in_a_new_folder(tmp_path):
     states = [_checkpoint(tmp_path / f"{i}.pt", i, key=key) for i, key in enumerate(("ema", "model", "ema"))]
 
-    out = averaged_classifier([tmp_path / f"{i}.pt" for i in range(3)], tmp_path / "new" / "soup.pt")
+    out = averaged_model([tmp_path / f"{i}.pt" for i in range(3)], tmp_path / "new" / "soup.pt")
 
     soup = torch.load(out, weights_only=False)["model"]
     assert soup.names == {0: "1m", 1: "2m", 2: "none"}
