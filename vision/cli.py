@@ -273,8 +273,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--command-line", nargs="*", default=[], help="training commands to record")
     sub.set_defaults(run=_export)
 
-    sub = commands.add_parser("average", help="average classifier checkpoints fine-tuned from one start, weight by "
-                              "weight (a model soup; needs the `train` extra); export the result")
+    sub = commands.add_parser("average", help="average checkpoints fine-tuned from one start (classifier or "
+                              "localiser), weight by weight (a model soup; needs the `train` extra); `train export` "
+                              "takes the result")
     sub.add_argument("checkpoints", type=Path, nargs="+", metavar="CHECKPOINT",
                      help="two or more .pt of one architecture and class list")
     sub.add_argument("--out", type=Path, required=True, help="the averaged .pt")

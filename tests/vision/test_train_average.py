@@ -1,5 +1,5 @@
-"""Averaging classifier checkpoints weight by weight (`fanshot train average`), where the `train` extra (torch,
-ultralytics) is installed."""
+"""Averaging checkpoints weight by weight (`fanshot train average`; classifiers here), where the `train` extra
+(torch, ultralytics) is installed."""
 
 import pytest
 
