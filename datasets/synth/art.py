@@ -11,7 +11,10 @@ Mapping pitfalls, each proved by a contact sheet (`fanshot art --contact-sheet O
   a season slot, blank; what sits in the flower and season slots differs per theme.
 - Unicode U+1F000..: winds E S W N, dragons RED GREEN WHITE, characters, BAMBOO before CIRCLES, flowers
   plum orchid BAMBOO chrysanthemum, then seasons.
-- xmahjongg real.gif: a 9x5 grid of scanned tiles.
+- xmahjongg real.gif: a 9x5 grid of scanned tiles. dorothys.gif, dorwhite.gif, gnome.gif, gnome2.gif: 21x4 grids,
+  the first two rows one set, the last two the same art on another face colour; their cells run in different suit
+  orders (see XMAHJONGG_ORDERS). gnome.gif's flower slots hold generic flower words and its season slots repeat the
+  winds, gnome2.gif's hold bare numbers: neither names a flower, so those sets borrow their flowers (`borrow`).
 Excluded for not showing Chinese tile faces: kmahjongg classic (dragons are creatures), jade (light glyphs for a
 dark body), alphabet, egypt; GNOME edu_kang_xi. No source carries non-commercial terms.
 
@@ -103,9 +106,23 @@ def gnome_faces(order: Sequence[str | None], box: tuple[float, float, float, flo
     return extract
 
 
-def real_gif_faces(path: Path) -> FaceSet:
-    sheet = np.array(Image.open(path).convert("RGB"))
-    return grid_faces(sheet, REAL_GIF_ORDER, 9, (sheet.shape[1] / 9, sheet.shape[0] / 5), (.06, .05, .95, .95))
+HONOURS_NWSE = ["4z", "3z", "2z", "1z", "7z", "6z"]  # North West South East, red, green
+NO_FLOWERS = [None] * 4
+XMAHJONGG_ORDERS = {  # the first two rows of each 21x4 sheet
+    "dorothys": [*P, *HONOURS_NWSE, *M, *S, "5f", "6f", "7f", "8f", "5z", "4f", "2f", "1f", "3f"],
+    "gnome": [*P, *HONOURS_NWSE, *M, *S, *NO_FLOWERS, "5z", *NO_FLOWERS],
+    "gnome2": [*S, *HONOURS_NWSE, *M, *P, *NO_FLOWERS, "5z", *NO_FLOWERS],
+}
+
+
+def sheet_faces(order: Sequence[str | None], cols: int, rows: int,
+                box: tuple[float, float, float, float]) -> Callable[[Path], FaceSet]:
+    """Faces of a GIF sheet of `cols` x `rows` equal cells, read row by row as `order` names them."""
+    def extract(path: Path) -> FaceSet:
+        sheet = np.array(Image.open(path).convert("RGB"))
+        return grid_faces(sheet, order, cols, (sheet.shape[1] / cols, sheet.shape[0] / rows), box)
+
+    return extract
 
 
 def glyph_faces(path: Path) -> FaceSet:
@@ -121,6 +138,8 @@ class Source:
     licence: str
     credit: str
     extract: Callable[[Path], FaceSet] = field(repr=False)
+    borrow: str | None = None  # the source whose faces fill the codes this one lacks
+
 
     def meta(self) -> dict[str, str]:
         return {k: v for k, v in asdict(self).items() if k != "extract"}
@@ -128,6 +147,9 @@ class Source:
 
 _KDE = "usr/share/kmahjongglib/tilesets"
 _GNOME = "usr/share/gnome-mahjongg/themes"
+_XM = "usr/share/games/xmahjongg/tiles"
+_XM_CREDIT = "xmahjongg, Eddie Kohler"
+_XM_FACE = (.04, .03, .81, .85)  # the face inside a 64x80 cell of dorothys.gif and dorwhite.gif, edges left out
 SOURCES = (
     Source("kmahjongg-default", "kdegames-mahjongg-data-kf5", f"{_KDE}/default.svgz", "GPL-2.0-or-later",
            "2006 Raquel Ravanini", kmahjongg_faces),
@@ -139,8 +161,8 @@ SOURCES = (
     Source("gnome-postmodern", "gnome-mahjongg", f"{_GNOME}/postmodern.svg", "GPL-2.0-or-later",
            "GNOME Mahjongg authors", gnome_faces(gnome_order(["5f", "6f", "7f", "8f"], ["1f", "2f", "3f", "4f"]),
                                                  (.14, .03, .96, .89))),
-    Source("xmahjongg-real", "xmahjongg", "usr/share/games/xmahjongg/tiles/real.gif", "GPL-2.0-or-later",
-           "scanned by Mark Sanctuary 1999; xmahjongg, Eddie Kohler", real_gif_faces),
+    Source("xmahjongg-real", "xmahjongg", f"{_XM}/real.gif", "GPL-2.0-or-later",
+           f"scanned by Mark Sanctuary 1999; {_XM_CREDIT}", sheet_faces(REAL_GIF_ORDER, 9, 5, (.06, .05, .95, .95))),
     Source("symbola", "fonts-symbola", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
            "free for any use (Debian copyright)", "George Douros", glyph_faces),
     Source("noto-symbols2", "fonts-noto-core", "usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
@@ -150,6 +172,18 @@ SOURCES = (
            "WenQuanYi Micro Hei", drawn_faces),
     Source("drawn-kai", "fonts-arphic-ukai", "usr/share/fonts/truetype/arphic/ukai.ttc",
            "Arphic Public License (the font); the drawing is ours", "Arphic Technology, AR PL UKai", drawn_faces),
+    # Hong Kong style with corner indices and English words, on cream and on white and yellow faces
+    Source("xmahjongg-dorothys", "xmahjongg", f"{_XM}/dorothys.gif", "GPL-2.0-or-later", _XM_CREDIT,
+           sheet_faces(XMAHJONGG_ORDERS["dorothys"], 21, 4, _XM_FACE)),
+    Source("xmahjongg-dorwhite", "xmahjongg", f"{_XM}/dorwhite.gif", "GPL-2.0-or-later", _XM_CREDIT,
+           sheet_faces(XMAHJONGG_ORDERS["dorothys"], 21, 4, _XM_FACE)),
+    Source("xmahjongg-dorwhite-yellow", "xmahjongg", f"{_XM}/dorwhite.gif", "GPL-2.0-or-later", _XM_CREDIT,
+           sheet_faces([None] * 42 + XMAHJONGG_ORDERS["dorothys"], 21, 4, _XM_FACE)),
+    # simplified 万 in colour; Japanese style with corner indices and a blank white dragon
+    Source("xmahjongg-gnome", "xmahjongg", f"{_XM}/gnome.gif", "GPL-2.0-or-later", _XM_CREDIT,
+           sheet_faces(XMAHJONGG_ORDERS["gnome"], 21, 4, (.11, .03, .92, .88)), borrow="drawn"),
+    Source("xmahjongg-gnome2", "xmahjongg", f"{_XM}/gnome2.gif", "GPL-2.0-or-later", _XM_CREDIT,
+           sheet_faces(XMAHJONGG_ORDERS["gnome2"], 21, 4, (.10, .02, .96, .91)), borrow="drawn-kai"),
 )
 SOURCE_NAMES = tuple(source.name for source in SOURCES)
 ADAPTATION_SOURCES = (
@@ -161,17 +195,21 @@ ADAPTATION_SOURCE_NAMES = tuple(source.name for source in ADAPTATION_SOURCES)
 
 def build_cache(cache: Path, names: Sequence[str] = SOURCE_NAMES) -> list[Path]:
     """Fetch the packages of the named sources, rasterise their faces into cache/faces; the face folders."""
-    chosen = [source for source in SOURCES + ADAPTATION_SOURCES if source.name in names]
     known = SOURCE_NAMES + ADAPTATION_SOURCE_NAMES
     unknown = sorted(set(names) - set(known))
     if unknown:
         raise DatasetError(f"unknown art source(s) {unknown}; known: {list(known)}")
+    lenders = {source.borrow for source in SOURCES + ADAPTATION_SOURCES
+               if source.name in names and not (cache / "faces" / str(source.borrow) / "source.json").is_file()}
+    chosen = [source for source in SOURCES + ADAPTATION_SOURCES if source.name in {*names, *lenders}]
     for package in dict.fromkeys(source.package for source in chosen):
         unpack(package, cache)
     folders = []
-    for source in chosen:
+    for source in chosen:  # lenders come first: SOURCES lists them before their borrowers
         folder = cache / "faces" / source.name
         faces = source.extract(cache / "pkgs" / source.package / source.path)
+        if source.borrow:
+            faces = {**load_face_sets(cache / "faces")[source.borrow], **faces}
         _save(folder, faces, source, cache / "pkgs" / source.package)
         folders.append(folder)
     return folders

@@ -14,8 +14,17 @@ import pytest
 
 from datasets.classes import CLASS_INDEX, CLASSES
 from datasets.errors import DatasetError
-from datasets.synth import cli
-from datasets.synth.art import KMAHJONGG_IDS, REAL_GIF_ORDER, UNICODE_TILES, gnome_order, write_contact_sheets
+from datasets.synth import art, cli
+from datasets.synth.art import (
+    KMAHJONGG_IDS,
+    REAL_GIF_ORDER,
+    UNICODE_TILES,
+    XMAHJONGG_ORDERS,
+    Source,
+    build_cache,
+    gnome_order,
+    write_contact_sheets,
+)
 from datasets.synth.dataset import (
     hand_requests,
     has_concealed_kong,
@@ -56,6 +65,33 @@ def test_art_mappings_cover_every_face_once() -> None:
     assert (UNICODE_TILES["1s"], UNICODE_TILES["1p"], UNICODE_TILES["7z"], UNICODE_TILES["4f"]) == (
         0x1F010, 0x1F019, 0x1F004, 0x1F024)
     assert len(REAL_GIF_ORDER) == 45 and REAL_GIF_ORDER[9 * 3 + 4:9 * 3 + 8] == ["4z", "2z", "1z", "3z"]
+
+
+@pytest.mark.parametrize("sheet", sorted(XMAHJONGG_ORDERS))
+def test_xmahjongg_orders_fill_two_rows_of_21_and_name_each_face_once(sheet: str) -> None:
+    order = XMAHJONGG_ORDERS[sheet]
+    codes = [code for code in order if code]
+    assert len(order) == 42 and len(codes) == len(set(codes))
+    lacking = set(FACE_CODES) - set(codes)
+    assert lacking == (set() if sheet == "dorothys" else {code for code in FACE_CODES if code.endswith("f")})
+
+
+def test_a_set_lacking_flowers_borrows_them_and_its_lender_is_built_first(tmp_path: Path, monkeypatch) -> None:
+    flowers = [code for code in FACE_CODES if code.endswith("f")]
+    lender = Source("lender", "pkg", "a", "MIT", "us", lambda _: dict(SETS["drawn"]))
+    borrower = Source("borrower", "pkg", "b", "MIT", "us",
+                      lambda _: {code: np.zeros((FACE_H, FACE_W, 3), np.uint8) for code in FACE_CODES
+                                 if code not in flowers}, borrow="lender")
+    monkeypatch.setattr(art, "SOURCES", (lender, borrower))
+    monkeypatch.setattr(art, "SOURCE_NAMES", ("lender", "borrower"))
+    (tmp_path / "pkgs" / "pkg").mkdir(parents=True)  # already unpacked: nothing is fetched
+
+    assert [folder.name for folder in build_cache(tmp_path, ["borrower"])] == ["lender", "borrower"]
+    built = load_face_sets(tmp_path / "faces")
+    assert all(np.array_equal(built["borrower"][code], SETS["drawn"][code]) for code in flowers)
+    assert not built["borrower"]["1m"].any()
+    assert json.loads((tmp_path / "faces" / "borrower" / "source.json").read_text())["borrow"] == "lender"
+    assert [folder.name for folder in build_cache(tmp_path, ["borrower"])] == ["borrower"]  # the lender is cached
 
 
 def test_grid_faces_reads_cells_row_by_row() -> None:
