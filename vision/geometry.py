@@ -39,6 +39,15 @@ def unletterbox(boxes: np.ndarray, box: Letterbox, width: int, height: int) -> n
     return np.clip(out, 0, [width, height, width, height])
 
 
+def turn_boxes(boxes: np.ndarray, quarter_turns: int, width: int, height: int) -> np.ndarray:
+    """Where boxes in a width×height image lie once the image is turned as `np.rot90(image, quarter_turns)` does
+    (counter-clockwise quarter turns; negative ones clockwise)."""
+    for _ in range(quarter_turns % 4):
+        boxes = np.stack([boxes[:, 1], width - boxes[:, 2], boxes[:, 3], width - boxes[:, 0]], axis=1)
+        width, height = height, width
+    return boxes
+
+
 def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An ultralytics detect head output (1, 4 + classes, anchors) of cx, cy, w, h and class scores →
     boxes (N×4 xyxy), scores and class indices of the anchors whose best score reaches `conf`."""

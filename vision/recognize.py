@@ -13,8 +13,8 @@ import numpy as np
 import onnxruntime as ort
 
 from scoring.tiles import BACK
-from vision.geometry import cut_crop, decode_yolo, letterbox, nms, unletterbox
-from vision.layout import group_tiles, place_hand, propose_hand, rows, straighten
+from vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from vision.layout import group_tiles, place_hand, propose_hand, rows, rows_run_down, straighten
 from vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -292,24 +292,58 @@ def name_tile(image: np.ndarray, box: list[float], models: Models | None = None)
     return {**named, "confidence": round(named["confidence"], 4)}
 
 
+def face_confidence(probs: np.ndarray, kinds: list[str]) -> float:
+    """How sure the classifier is of the faces: the mean of their best class probabilities."""
+    faces = np.array([kind != BACK for kind in kinds], dtype=bool)
+    return float(probs[faces].max(axis=1).mean()) if faces.any() else 0.0
+
+
+def right_way_up(image: np.ndarray, found: Found, probs: np.ndarray,
+                 models: Models) -> tuple[np.ndarray, Found, np.ndarray, int]:
+    """A photo turned a quarter may now stand upright or upside down: the way the classifier reads its faces more
+    surely (the localiser finds tiles either way up). The image, its tiles and their class probabilities that
+    way, and the half turns taken (0 or 2)."""
+    height, width = image.shape[:2]
+    flipped = np.ascontiguousarray(np.rot90(image, 2))
+    boxes = turn_boxes(found.boxes, 2, width, height)
+    flipped_probs = classify(flipped, boxes, models)
+    if face_confidence(flipped_probs, found.kinds) > face_confidence(probs, found.kinds):
+        return flipped, Found(boxes, found.scores, found.kinds), flipped_probs, 2
+    return image, found, probs, 0
+
+
 def recognize(image: np.ndarray, models: Models | None = None, conf: float | None = None, zoom: bool = True) -> dict:
     """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented); `conf` is the localiser's
-    score threshold (default: the models'); `zoom=False` takes the localiser's single look alone: no zoom pass and
-    no row filling."""
+    score threshold (default: the models'); `zoom=False` takes the localiser's single look alone: no zoom pass,
+    no row filling and no turning.
+
+    A photo whose rows run down it (the camera rolled a quarter turn) is read again turned a quarter, then the
+    right way up: the localiser finds upright tiles more surely, and layout reads rows across. Boxes come back in
+    the photo's own pixels."""
     models = models or load_models()
     conf = models.conf if conf is None else conf
+    height, width = image.shape[:2]
+    floor = ROW_FILL_CONF if zoom else None
     start = time.perf_counter()
-    found, _ = find_tiles(image, models, conf, zoom, ROW_FILL_CONF if zoom else None)
-    boxes, scores, kinds = found.boxes, found.scores, found.kinds
+    found, _ = find_tiles(image, models, conf, zoom, floor)
+    turns = -1 if zoom and rows_run_down(found.boxes[found.scores >= conf]) else 0
+    if turns:
+        image = np.ascontiguousarray(np.rot90(image, turns))
+        found, _ = find_tiles(image, models, conf, zoom, floor)
     located = time.perf_counter()
-    probs = classify(image, boxes, models)
+    probs = classify(image, found.boxes, models)
+    if turns:
+        image, found, probs, half_turns = right_way_up(image, found, probs, models)
+        turns += half_turns
     classified = time.perf_counter()
+    boxes, scores, kinds = found.boxes, found.scores, found.kinds
     boxes, scores, kinds, probs = fill_rows(*drop_non_tiles(boxes, scores, kinds, probs, models.codes), conf)
-    tiles = [tile_entry(*tile, models.codes) for tile in zip(boxes, scores, kinds, probs, strict=True)]
+    in_photo = turn_boxes(boxes, -turns, image.shape[1], image.shape[0])
+    tiles = [tile_entry(*tile, models.codes) for tile in zip(in_photo, scores, kinds, probs, strict=True)]
     codes = [tile["code"] for tile in tiles]
-    groups = group_tiles(boxes, codes)
+    groups = group_tiles(boxes, codes)  # in the frame read, where rows run across
     return {
-        "image": {"width": int(image.shape[1]), "height": int(image.shape[0])},
+        "image": {"width": width, "height": height},
         "tiles": tiles,
         "groups": groups,
         "hand": propose_hand(groups, codes),

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, unletterbox
+from vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
 
 
 def test_letterbox_keeps_aspect_and_centres():
@@ -25,6 +25,18 @@ def test_unletterbox_inverts_letterbox_and_clips():
     on_canvas = original * boxed.scale + [0, 104, 0, 104]
     assert np.allclose(unletterbox(on_canvas, boxed, 200, 100), original)
     assert np.allclose(unletterbox(np.array([[-50.0, 0, 500, 416]]), boxed, 200, 100), [[0, 0, 200, 100]])
+
+
+@pytest.mark.parametrize("quarter_turns", [-1, 1, 2, 3, 4])
+def test_turn_boxes_follows_the_pixels_np_rot90_moves(quarter_turns):
+    image = np.zeros((60, 100), dtype=np.uint8)
+    box = np.array([[10.0, 5.0, 30.0, 45.0]])
+    image[5:45, 10:30] = 1
+    turned = np.rot90(image, quarter_turns)
+    ys, xs = np.nonzero(turned)
+    assert turn_boxes(box, quarter_turns, 100, 60).tolist() == [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]
+    back = turn_boxes(turn_boxes(box, quarter_turns, 100, 60), -quarter_turns, *turned.shape[::-1])
+    assert back.tolist() == box.tolist()
 
 
 def test_decode_yolo_picks_best_class_above_threshold():

@@ -1,7 +1,16 @@
 import numpy as np
 import pytest
 
-from vision.layout import group_tiles, meld_of, place_hand, propose_hand, row_angle, rows, split_melds
+from vision.layout import (
+    group_tiles,
+    meld_of,
+    place_hand,
+    propose_hand,
+    row_angle,
+    rows,
+    rows_run_down,
+    split_melds,
+)
 
 
 def tile_row(codes: list[str], x: float, y: float, gap: float = 2.0, w: float = 30.0, h: float = 40.0):
@@ -12,6 +21,25 @@ def tile_row(codes: list[str], x: float, y: float, gap: float = 2.0, w: float = 
 def layout(*placed):
     tiles = [tile for row in placed for tile in row]
     return np.array([box for _, box in tiles], dtype=float), [code for code, _ in tiles]
+
+
+def turned(boxes: np.ndarray) -> np.ndarray:
+    """The same boxes a quarter turn on: x and y swapped."""
+    return boxes[:, [1, 0, 3, 2]]
+
+
+HAND_ROW = layout(tile_row(["1m"] * 14, 0, 0))[0]
+TWO_ROWS = layout(tile_row(["1m"] * 10, 0, 0), tile_row(["2m"] * 4, 0, 44))[0]  # a hand wrapped close under
+THREE = layout(tile_row(["1m"] * 3, 0, 0))[0]
+
+
+@pytest.mark.parametrize(("boxes", "run_down"), [
+    (HAND_ROW, False), (turned(HAND_ROW), True),
+    (TWO_ROWS, False), (turned(TWO_ROWS), True),
+    (THREE, False), (turned(THREE), True), (turned(THREE)[:2], False),  # two tiles: too few to tell
+])
+def test_rows_run_down_a_photo_whose_tiles_are_nearest_above_and_below(boxes, run_down):
+    assert rows_run_down(boxes) is run_down
 
 
 def test_rows_tolerate_a_slanted_row_and_sort_left_to_right():

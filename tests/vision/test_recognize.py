@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from scoring.tiles import DETECTOR_CLASSES
+from vision.geometry import turn_boxes
 from vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
@@ -98,3 +99,37 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     named = name_tile(image, tile["box"])
     assert named["code"] == tile["code"] and named["confidence"] >= tile["confidence"]
     assert len(named["alternatives"]) == 3 and named["code"] not in [a["code"] for a in named["alternatives"]]
+
+
+HAND_PHOTO = SAMPLES / "hand_003_jpg.rf.567b6dbf8e3e90aedaa336215137bf82.jpg"  # one standing row of 14
+
+
+@needs_models
+@pytest.mark.parametrize("quarter_turns", [1, -1])
+def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own_pixels(quarter_turns):
+    from vision.image import load_photo
+
+    upright = load_photo(HAND_PHOTO.read_bytes())
+    rolled = np.ascontiguousarray(np.rot90(upright, quarter_turns))
+    want, got = recognize(upright), recognize(rolled)
+    assert [group["kind"] for group in want["groups"]] == ["concealed"]
+    assert [group["kind"] for group in got["groups"]] == ["concealed"]  # one row, not 14 rows of one tile
+    assert got["hand"] == want["hand"] and len(want["tiles"]) == 14
+    assert got["image"] == {"width": rolled.shape[1], "height": rolled.shape[0]}
+    expected = turn_boxes(np.array([t["box"] for t in want["tiles"]]), quarter_turns, 640, 640)
+    boxes = np.array([t["box"] for t in got["tiles"]])
+    distance = np.abs(boxes[:, None] - expected[None]).max(axis=2)
+    assert sorted(distance.argmin(axis=1).tolist()) == list(range(14)) and distance.min(axis=1).max() < 8
+
+
+@needs_models
+def test_a_photo_turned_upside_down_is_read_the_right_way_up():
+    from vision.image import load_photo
+    from vision.recognize import Found, classify, find_tiles, load_models, right_way_up
+
+    models = load_models()
+    upside_down = np.ascontiguousarray(np.rot90(load_photo(HAND_PHOTO.read_bytes()), 2))
+    found, _ = find_tiles(upside_down, models, models.conf)
+    image, turned, _, half_turns = right_way_up(upside_down, found, classify(upside_down, found.boxes, models), models)
+    assert half_turns == 2 and np.array_equal(image, np.rot90(upside_down, 2))
+    assert isinstance(turned, Found) and np.allclose(turned.boxes, turn_boxes(found.boxes, 2, 640, 640))
