@@ -17,8 +17,9 @@ GROUP_GAP = 0.35  # a gap wider than this many tile widths starts a new group
 MELD_SIZES = (3, 4)
 HAND_TILES = 14  # a winning hand: standing tiles + 3 per meld (a kong's fourth tile is its replacement)
 # A photo whose rows run down it: its camera rolled a quarter turn (recognize reads it turned). Chosen on the choice
-# sets (MODEL_CARD.md): the tuning renders of seed 4343 read 0.8025 → 0.8228 at 0.7 and 3 tiles (0.8222 at 4 or 6
-# tiles, or at 0.8), valid 0.9379 → 0.9389; at 0.6-0.65 valid read up to 0.9401 but a clutter draw one false tile more.
+# sets (MODEL_CARD.md), judged on the single look's sure finds: the tuning renders of seed 4343 read 0.8025 → 0.8242
+# at 0.7 and 3 tiles (the same at 2; 0.8233 at 4 tiles, 0.8231 at 0.8), valid 0.9379 → 0.9389; at 0.6 valid read
+# 0.9401 but a clutter draw one false tile more.
 ROWS_DOWN_TILES = 3
 ROWS_DOWN_SHARE = 0.7
 

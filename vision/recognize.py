@@ -194,8 +194,21 @@ def find_tiles(image: np.ndarray, models: Models, conf: float, zoom: bool = True
     or more), or with none sure enough unsure ones, call for it; which look ran last ("single", "in" or "out")."""
     floor = conf if floor is None else min(floor, conf)
     found = Found(*localise(image, models, floor))
-    if not zoom:
-        return found, "single"
+    return zoom_pass(image, found, models, conf, floor) if zoom else (found, "single")
+
+
+def upright_look(image: np.ndarray, models: Models, conf: float, floor: float) -> tuple[np.ndarray, Found, int]:
+    """The single look (finds scoring `floor` or more), taken again at the photo turned a quarter when the sure
+    finds' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k)."""
+    found = Found(*localise(image, models, floor))
+    if not rows_run_down(found.boxes[found.scores >= conf]):
+        return image, found, 0
+    turned = np.ascontiguousarray(np.rot90(image, -1))
+    return turned, Found(*localise(turned, models, floor)), -1
+
+
+def zoom_pass(image: np.ndarray, found: Found, models: Models, conf: float, floor: float) -> tuple[Found, str]:
+    """The single look's finds, with a zoomed-out or a closer look where they call for it (see find_tiles)."""
     height, width = image.shape[:2]
     sure = found.only(found.scores >= conf)
     if len(sure) < ZOOM_OUT_BELOW:
@@ -323,13 +336,13 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
     models = models or load_models()
     conf = models.conf if conf is None else conf
     height, width = image.shape[:2]
-    floor = ROW_FILL_CONF if zoom else None
     start = time.perf_counter()
-    found, _ = find_tiles(image, models, conf, zoom, floor)
-    turns = -1 if zoom and rows_run_down(found.boxes[found.scores >= conf]) else 0
-    if turns:
-        image = np.ascontiguousarray(np.rot90(image, turns))
-        found, _ = find_tiles(image, models, conf, zoom, floor)
+    if zoom:
+        floor = min(ROW_FILL_CONF, conf)
+        image, found, turns = upright_look(image, models, conf, floor)
+        found, _ = zoom_pass(image, found, models, conf, floor)
+    else:
+        (found, _), turns = find_tiles(image, models, conf, zoom=False), 0
     located = time.perf_counter()
     probs = classify(image, found.boxes, models)
     if turns:
