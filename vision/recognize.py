@@ -342,7 +342,8 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
         image, found, turns = upright_look(image, models, conf, floor)
         found, _ = zoom_pass(image, found, models, conf, floor)
     else:
-        (found, _), turns = find_tiles(image, models, conf, zoom=False), 0
+        found, _ = find_tiles(image, models, conf, zoom=False)
+        turns = 0
     located = time.perf_counter()
     probs = classify(image, found.boxes, models)
     if turns:
