@@ -71,6 +71,9 @@ KMAHJONGG_IDS = {
 }
 
 
+GNOME_CELLS = 43  # a GNOME Mahjongg theme sheet's first row (the second is the same tiles highlighted)
+
+
 def gnome_order(flower_slot: Sequence[str], season_slot: Sequence[str]) -> list[str | None]:
     """The 43 cells of a GNOME Mahjongg theme sheet, left to right (the last one blank)."""
     return [*P, "4z", "3z", "2z", "1z", "7z", "6z", *M, *S, *flower_slot, "5z", *season_slot, None]
@@ -98,14 +101,6 @@ def kmahjongg_faces(svg: Path) -> FaceSet:
     return faces
 
 
-def gnome_faces(order: Sequence[str | None], box: tuple[float, float, float, float]) -> Callable[[Path], FaceSet]:
-    def extract(path: Path) -> FaceSet:
-        sheet = over(_rsvg(path) if path.suffix == ".svg" else np.array(Image.open(path).convert("RGBA")))
-        return grid_faces(sheet, order, len(order), (sheet.shape[1] / len(order), sheet.shape[0] / 2), box)
-
-    return extract
-
-
 HONOURS_NWSE = ["4z", "3z", "2z", "1z", "7z", "6z"]  # North West South East, red, green
 NO_FLOWERS = [None] * 4
 XMAHJONGG_ORDERS = {  # the first two rows of each 21x4 sheet
@@ -117,9 +112,10 @@ XMAHJONGG_ORDERS = {  # the first two rows of each 21x4 sheet
 
 def sheet_faces(order: Sequence[str | None], cols: int, rows: int,
                 box: tuple[float, float, float, float]) -> Callable[[Path], FaceSet]:
-    """Faces of a GIF sheet of `cols` x `rows` equal cells, read row by row as `order` names them."""
+    """Faces of a sprite sheet (SVG, PNG or GIF; transparent pixels over ivory) of `cols` x `rows` equal cells,
+    read row by row as `order` names them."""
     def extract(path: Path) -> FaceSet:
-        sheet = np.array(Image.open(path).convert("RGB"))
+        sheet = over(_rsvg(path) if path.suffix == ".svg" else np.array(Image.open(path).convert("RGBA")))
         return grid_faces(sheet, order, cols, (sheet.shape[1] / cols, sheet.shape[0] / rows), box)
 
     return extract
@@ -140,7 +136,6 @@ class Source:
     extract: Callable[[Path], FaceSet] = field(repr=False)
     borrow: str | None = None  # the source whose faces fill the codes this one lacks
 
-
     def meta(self) -> dict[str, str]:
         return {k: v for k, v in asdict(self).items() if k != "extract"}
 
@@ -156,11 +151,11 @@ SOURCES = (
     Source("kmahjongg-traditional", "kdegames-mahjongg-data-kf5", f"{_KDE}/traditional.svgz", "GPL-2.0-or-later",
            "2007 James L. Hammons", kmahjongg_faces),
     Source("gnome-smooth", "gnome-mahjongg", f"{_GNOME}/smooth.png", "GPL-2.0-or-later",
-           "GNOME Mahjongg authors", gnome_faces(gnome_order(["2f", "3f", "1f", "4f"], ["5f", "6f", "7f", "8f"]),
-                                                 (.13, .03, .95, .84))),
+           "GNOME Mahjongg authors", sheet_faces(gnome_order(["2f", "3f", "1f", "4f"], ["5f", "6f", "7f", "8f"]),
+                                                 GNOME_CELLS, 2, (.13, .03, .95, .84))),
     Source("gnome-postmodern", "gnome-mahjongg", f"{_GNOME}/postmodern.svg", "GPL-2.0-or-later",
-           "GNOME Mahjongg authors", gnome_faces(gnome_order(["5f", "6f", "7f", "8f"], ["1f", "2f", "3f", "4f"]),
-                                                 (.14, .03, .96, .89))),
+           "GNOME Mahjongg authors", sheet_faces(gnome_order(["5f", "6f", "7f", "8f"], ["1f", "2f", "3f", "4f"]),
+                                                 GNOME_CELLS, 2, (.14, .03, .96, .89))),
     Source("xmahjongg-real", "xmahjongg", f"{_XM}/real.gif", "GPL-2.0-or-later",
            f"scanned by Mark Sanctuary 1999; {_XM_CREDIT}", sheet_faces(REAL_GIF_ORDER, 9, 5, (.06, .05, .95, .95))),
     Source("symbola", "fonts-symbola", "usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf",
@@ -199,8 +194,8 @@ def build_cache(cache: Path, names: Sequence[str] = SOURCE_NAMES) -> list[Path]:
     unknown = sorted(set(names) - set(known))
     if unknown:
         raise DatasetError(f"unknown art source(s) {unknown}; known: {list(known)}")
-    lenders = {source.borrow for source in SOURCES + ADAPTATION_SOURCES
-               if source.name in names and not (cache / "faces" / str(source.borrow) / "source.json").is_file()}
+    lenders = {source.borrow for source in SOURCES + ADAPTATION_SOURCES if source.name in names and source.borrow
+               and not (cache / "faces" / source.borrow / "source.json").is_file()}
     chosen = [source for source in SOURCES + ADAPTATION_SOURCES if source.name in {*names, *lenders}]
     for package in dict.fromkeys(source.package for source in chosen):
         unpack(package, cache)
