@@ -259,13 +259,25 @@ def fill_rows(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np
     return only_read(sure | (faces & fits), boxes, scores, kinds, probs)
 
 
-def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray:
-    """Class probabilities (N×codes) of the tile crops."""
+def cut_crops(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray:
+    """The classifier's input crops (N×size×size×3) of the boxes."""
+    size = models.classifier_size
     if not len(boxes):
+        return np.zeros((0, size, size, 3), dtype=np.uint8)
+    return np.stack([cut_crop(image, box, size) for box in boxes])
+
+
+def read_crops(crops: np.ndarray, models: Models) -> np.ndarray:
+    """Class probabilities (N×codes) of tile crops."""
+    if not len(crops):
         return np.zeros((0, len(models.codes)), dtype=np.float32)
-    crops = np.stack([cut_crop(image, box, models.classifier_size) for box in boxes])
     session = models.classifier
     return session.run(None, {session.get_inputs()[0].name: to_tensor(crops)})[0]
+
+
+def classify(image: np.ndarray, boxes: np.ndarray, models: Models) -> np.ndarray:
+    """Class probabilities (N×codes) of the tile crops."""
+    return read_crops(cut_crops(image, boxes, models), models)
 
 
 def drop_non_tiles(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray,
@@ -305,24 +317,19 @@ def name_tile(image: np.ndarray, box: list[float], models: Models | None = None)
     return {**named, "confidence": round(named["confidence"], 4)}
 
 
-def face_confidence(probs: np.ndarray, kinds: list[str]) -> float:
-    """How sure the classifier is of the faces: the mean of their best class probabilities."""
-    faces = np.array([kind != BACK for kind in kinds], dtype=bool)
-    return float(probs[faces].max(axis=1).mean()) if faces.any() else 0.0
-
-
-def right_way_up(image: np.ndarray, found: Found, probs: np.ndarray,
-                 models: Models) -> tuple[np.ndarray, Found, np.ndarray, int]:
-    """A photo turned a quarter may now stand upright or upside down: the way the classifier reads its faces more
-    surely (the localiser finds tiles either way up). The image, its tiles and their class probabilities that
-    way, and the half turns taken (0 or 2)."""
+def right_way_up(image: np.ndarray, found: Found, models: Models) -> tuple[Found, np.ndarray, int]:
+    """A photo turned a quarter may now stand upright or upside down (the localiser finds tiles either way up):
+    the way the classifier reads its faces more surely (the mean of their best class probabilities). Each crop is
+    read as cut and turned half, which is the half-turned photo's crop bar resampling. The tiles that way (boxes
+    half turned when upside down), their class probabilities, and the half turns taken (0 or 2)."""
     height, width = image.shape[:2]
-    flipped = np.ascontiguousarray(np.rot90(image, 2))
-    boxes = turn_boxes(found.boxes, 2, width, height)
-    flipped_probs = classify(flipped, boxes, models)
-    if face_confidence(flipped_probs, found.kinds) > face_confidence(probs, found.kinds):
-        return flipped, Found(boxes, found.scores, found.kinds), flipped_probs, 2
-    return image, found, probs, 0
+    crops = cut_crops(image, found.boxes, models)
+    both = read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]), models)
+    upright, flipped = both[:len(crops)], both[len(crops):]
+    faces = np.array([kind != BACK for kind in found.kinds], dtype=bool)
+    if not faces.any() or flipped[faces].max(axis=1).mean() <= upright[faces].max(axis=1).mean():
+        return found, upright, 0
+    return Found(turn_boxes(found.boxes, 2, width, height), found.scores, found.kinds), flipped, 2
 
 
 def recognize(image: np.ndarray, models: Models | None = None, conf: float | None = None, zoom: bool = True) -> dict:
@@ -345,10 +352,11 @@ def recognize(image: np.ndarray, models: Models | None = None, conf: float | Non
         found, _ = find_tiles(image, models, conf, zoom=False)
         turns = 0
     located = time.perf_counter()
-    probs = classify(image, found.boxes, models)
     if turns:
-        image, found, probs, half_turns = right_way_up(image, found, probs, models)
-        turns += half_turns
+        found, probs, half_turns = right_way_up(image, found, models)
+        turns += half_turns  # a half turn keeps the frame's width and height
+    else:
+        probs = classify(image, found.boxes, models)
     classified = time.perf_counter()
     boxes, scores, kinds = found.boxes, found.scores, found.kinds
     boxes, scores, kinds, probs = fill_rows(*drop_non_tiles(boxes, scores, kinds, probs, models.codes), conf)
