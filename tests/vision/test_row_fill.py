@@ -1,13 +1,22 @@
 """Row filling in `vision.recognize`: which finds the localiser is unsure of are kept, for standing in a row of sure
-tiles, and that the zoom pass is steered by the sure ones alone."""
+tiles or as a close-up's lone tile, and that the zoom pass is steered by the sure ones alone."""
 
 import numpy as np
 import pytest
 
 import vision.recognize
-from vision.recognize import ROW_FILL_CODE_P, ZOOM_OUT_BELOW, fill_rows, find_tiles, in_sure_rows
+from vision.recognize import (
+    LONE_CODE_P,
+    LONE_MIN_SHARE,
+    ROW_FILL_CODE_P,
+    ZOOM_OUT_BELOW,
+    find_tiles,
+    in_sure_rows,
+    keep_finds,
+)
 
 CONF = 0.55
+PHOTO = (1000, 1000)  # a hand's tiles, 40 px wide, are 4 % of its side
 
 
 def tile(x: float, y: float = 100.0, width: float = 40.0) -> list[float]:
@@ -22,10 +31,10 @@ def probs(best: float, count: int) -> np.ndarray:
 
 
 def kept(boxes: list[list[float]], scores: list[float], kinds: list[str] | None = None,
-         best: float = 0.99) -> list[int]:
-    """Indices of the finds `fill_rows` keeps (each box's x1 names it)."""
+         best: float = 0.99, photo: tuple[int, int] = PHOTO) -> list[int]:
+    """Indices of the finds `keep_finds` keeps (each box's x1 names it)."""
     kinds = kinds or ["face"] * len(boxes)
-    out = fill_rows(np.array(boxes), np.array(scores), kinds, probs(best, len(boxes)), CONF)[0]
+    out = keep_finds(np.array(boxes), np.array(scores), kinds, probs(best, len(boxes)), CONF, *photo)[0]
     return [int(box[0]) for box in out]
 
 
@@ -56,6 +65,24 @@ def test_unsure_finds_do_not_vouch_for_each_other():
     assert kept(row, [0.9, 0.35, 0.35, 0.35, 0.35]) == [0]  # one sure mate is not a row
     assert in_sure_rows(np.array(row), np.array([True, True, False, False, False])).all()
     assert not in_sure_rows(np.zeros((0, 4)), np.zeros(0, dtype=bool)).any()
+
+
+CLOSE_UP = (200, 150)  # a photo in which a 40 × 52 px tile has a side (√area) 0.26 of the photo's
+
+
+@pytest.mark.parametrize(("name", "box", "score", "kind", "best", "stays"), [
+    ("a big tile named surely", tile(20, y=20), 0.4, "face", 0.99, True),
+    ("a big tile named unsurely", tile(20, y=20), 0.4, "face", LONE_CODE_P - 0.05, False),
+    ("a back: the classifier cannot vouch for it", tile(20, y=20), 0.4, "back", 0.99, False),
+    ("too small for a close-up", tile(20, y=20, width=40 * (LONE_MIN_SHARE - 0.05) / 0.26), 0.4, "face", 0.99, False),
+    ("a band, not tile-shaped", [20, 20, 180, 70], 0.4, "face", 0.99, False),
+])
+def test_with_no_sure_find_a_close_ups_lone_tile_is_kept(name, box, score, kind, best, stays):
+    assert kept([box], [score], [kind], best, CLOSE_UP) == ([20] if stays else []), name
+
+
+def test_a_lone_tile_needs_a_photo_with_no_sure_find():
+    assert kept([tile(20, y=20), tile(100, y=60)], [0.9, 0.4], photo=CLOSE_UP) == [20]
 
 
 def test_the_zoom_pass_counts_only_sure_finds(monkeypatch):

@@ -11,8 +11,8 @@ from vision.recognize import (
     ZOOM_IN_GUIDES,
     ZOOM_IN_TARGET,
     Found,
+    close_up_tiles,
     cut_at_edge,
-    fills_frame,
     find_tiles,
     inside,
     load_models,
@@ -84,9 +84,17 @@ def test_a_photo_with_tiles_of_the_usual_size_takes_a_single_look():
     assert look == "single" and len(found) >= 5
 
 
-def test_the_zoomed_out_look_keeps_only_tiles_that_fill_the_frame():
-    boxes = np.array([[0.0, 0, 240, 320], [10, 10, 200, 260], [20, 20, 80, 300], [100, 100, 140, 150]])
-    assert fills_frame(boxes, 240, 320).tolist() == [True, True, False, False]
+@pytest.mark.parametrize(("box", "close_up"), [
+    ([0, 0, 240, 320], True),  # one tile filling the frame
+    ([10, 10, 200, 260], True),
+    ([0, 0, 96, 128], True),  # one of two or three tiles: side 0.4 of the photo's
+    ([0, 0, 128, 96], True),  # the same lying sideways
+    ([0, 0, 240, 80], False),  # a band across the photo (3 to 1), as in a stretched crop
+    ([20, 20, 80, 300], False),
+    ([100, 100, 140, 150], False),  # a hand's tile
+])
+def test_the_zoomed_out_look_keeps_only_the_tiles_of_a_close_up(box, close_up):
+    assert close_up_tiles(np.array([box], dtype=float), 240, 320).tolist() == [close_up]
 
 
 def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(monkeypatch):
