@@ -262,6 +262,11 @@ def only_read(keep: np.ndarray, boxes: np.ndarray, scores: np.ndarray, kinds: li
     return found.boxes, found.scores, found.kinds, probs[keep]
 
 
+def face_mask(kinds: list[str]) -> np.ndarray:
+    """Which localised tiles are faces (not backs): the ones the classifier can vouch for."""
+    return np.array([kind != BACK for kind in kinds], dtype=bool)
+
+
 def keep_finds(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: np.ndarray, conf: float,
                width: int, height: int) -> Read:
     """The sure finds (`conf` or more), the unsure faces that stand in their rows (ROW_FILL_*) and, with no sure
@@ -269,7 +274,7 @@ def keep_finds(boxes: np.ndarray, scores: np.ndarray, kinds: list[str], probs: n
     sure = scores >= conf
     if sure.all():
         return boxes, scores, kinds, probs
-    faces = np.array([kind != BACK for kind in kinds], dtype=bool)
+    faces = face_mask(kinds)
     named = probs.max(axis=1, initial=0.0)
     fits = (in_sure_rows(boxes, sure) & ~mostly_within(boxes, boxes[sure], ROW_FILL_OVERLAP)
             & (named >= ROW_FILL_CODE_P))
@@ -344,7 +349,7 @@ def right_way_up(image: np.ndarray, found: Found, models: Models) -> tuple[Found
     crops = cut_crops(image, found.boxes, models)
     both = read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]), models)
     upright, flipped = both[:len(crops)], both[len(crops):]
-    faces = np.array([kind != BACK for kind in found.kinds], dtype=bool)
+    faces = face_mask(found.kinds)
     if not faces.any() or flipped[faces].max(axis=1).mean() <= upright[faces].max(axis=1).mean():
         return found, upright, 0
     return Found(turn_boxes(found.boxes, 2, width, height), found.scores, found.kinds), flipped, 2
