@@ -340,17 +340,25 @@ def name_tile(image: np.ndarray, box: list[float], models: Models | None = None)
     return {**named, "confidence": round(named["confidence"], 4)}
 
 
+def sureness(probs: np.ndarray) -> float:
+    """How surely the classifier reads these faces: the mean log-ratio of each one's best class probability to its
+    runner-up's. The best probability alone saturates (0.9999 either way up for most faces); the ratio does not."""
+    best, runner_up = np.sort(probs, axis=1)[:, :-3:-1].T
+    tiny = np.finfo(probs.dtype).tiny
+    return float(np.mean(np.log(np.maximum(best, tiny)) - np.log(np.maximum(runner_up, tiny))))
+
+
 def right_way_up(image: np.ndarray, found: Found, models: Models) -> tuple[Found, np.ndarray, int]:
     """A photo turned a quarter may now stand upright or upside down (the localiser finds tiles either way up):
-    the way the classifier reads its faces more surely (the mean of their best class probabilities). Each crop is
-    read as cut and turned half, which is the half-turned photo's crop bar resampling. The tiles that way (boxes
-    half turned when upside down), their class probabilities, and the half turns taken (0 or 2)."""
+    the way the classifier reads its faces more surely (`sureness`). Each crop is read as cut and turned half,
+    which is the half-turned photo's crop bar resampling. The tiles that way (boxes half turned when upside down),
+    their class probabilities, and the half turns taken (0 or 2)."""
     height, width = image.shape[:2]
     crops = cut_crops(image, found.boxes, models)
     both = read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]), models)
     upright, flipped = both[:len(crops)], both[len(crops):]
     faces = face_mask(found.kinds)
-    if not faces.any() or flipped[faces].max(axis=1).mean() <= upright[faces].max(axis=1).mean():
+    if not faces.any() or sureness(flipped[faces]) <= sureness(upright[faces]):
         return found, upright, 0
     return Found(turn_boxes(found.boxes, 2, width, height), found.scores, found.kinds), flipped, 2
 

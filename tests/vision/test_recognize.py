@@ -101,6 +101,25 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     assert len(named["alternatives"]) == 3 and named["code"] not in [a["code"] for a in named["alternatives"]]
 
 
+@pytest.mark.parametrize(("probs", "want"), [
+    ([[0.9, 0.09, 0.01]], np.log(10)),
+    ([[0.9, 0.09, 0.01], [0.5, 0.5, 0.0]], np.log(10) / 2),  # a tie reads as no sureness at all
+    ([[1.0, 0.0, 0.0]], np.log(1 / np.finfo(np.float32).tiny)),  # a runner-up of 0 is floored, not divided by
+])
+def test_sureness_is_the_mean_log_ratio_of_best_to_runner_up(probs, want):
+    from vision.recognize import sureness
+
+    assert sureness(np.array(probs, dtype=np.float32)) == pytest.approx(want, rel=1e-5)
+
+
+def test_sureness_still_tells_readings_apart_whose_best_probabilities_both_saturate():
+    from vision.recognize import sureness
+
+    surer = np.array([[0.99999, 0.00001, 0.0]], dtype=np.float32)
+    less_sure = np.array([[0.9999, 0.0001, 0.0]], dtype=np.float32)
+    assert sureness(surer) - sureness(less_sure) == pytest.approx(np.log(10), rel=1e-3)
+
+
 HAND_PHOTO = SAMPLES / "hand_003_jpg.rf.567b6dbf8e3e90aedaa336215137bf82.jpg"  # one standing row of 14
 
 
