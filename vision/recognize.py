@@ -343,7 +343,7 @@ def name_tile(image: np.ndarray, box: list[float], models: Models | None = None)
 def sureness(probs: np.ndarray) -> float:
     """How surely the classifier reads these faces: the mean log-ratio of each one's best class probability to its
     runner-up's. The best probability alone saturates (0.9999 either way up for most faces); the ratio does not."""
-    best, runner_up = np.sort(probs, axis=1)[:, :-3:-1].T
+    runner_up, best = np.sort(probs, axis=1)[:, -2:].T
     tiny = np.finfo(probs.dtype).tiny
     return float(np.mean(np.log(np.maximum(best, tiny)) - np.log(np.maximum(runner_up, tiny))))
 
