@@ -37,6 +37,14 @@ ZOOM_IN_MIN_GAIN = 1.5  # the second look must enlarge the tiles at least this m
 # the tuning renders of seed 4343 read 0.7939 → 0.8009 at 6 and 8, 0.8006 at 5; at 1-4 a clutter draw read more
 # false tiles; the other sets unchanged.
 ZOOM_IN_GUIDES = 6
+# With fewer than ZOOM_IN_GUIDES unsure finds, as many faint ones (GUIDE_FLOOR or more, from the same localiser run)
+# guide it: tiles 2-3 % of the frame wide score 0.1-0.3 there. They also tell which way the rows run. A closer look
+# that no sure find placed is kept only when it finds ZOOM_IN_CONFIRM sure tiles: on clutter it finds one at most.
+# Chosen on the choice sets (MODEL_CARD.md): the tuning renders of seed 4343 read 0.8317 → 0.8382 (0.8368 at a floor
+# of 0.2; 0.8388 at 0.05, with valid a tile lower); kept at 0, 1 or 2 sure tiles, clutter-tune read a false tile
+# more; at 5 the renders read 0.8376.
+GUIDE_FLOOR = 0.1
+ZOOM_IN_CONFIRM = 3
 # Fewer tiles found: look again zoomed out, for the tiles of a close-up (a hand shows 13 or more). A localiser can
 # see a few fragments in a frame-filling tile; chosen on web-closeups-train (F1 0.983 at 2, 0.990 at 3-6 with the
 # localiser of 2026-12-01; 0.807 at 2, 0.995 at 6 with the one tried that evening), valid unchanged. A look that
@@ -204,39 +212,60 @@ def close_up_tiles(boxes: np.ndarray, width: int, height: int, min_share: float 
 
 def find_tiles(image: np.ndarray, models: Models, conf: float, zoom: bool = True,
                floor: float | None = None) -> tuple[Found, str]:
-    """The localised tiles scoring `floor` (default `conf`) or more, with the zoom pass where the sure ones (`conf`
-    or more), or with none sure enough unsure ones, call for it; which look ran last ("single", "in" or "out")."""
+    """The localised tiles scoring `floor` (default `conf`) or more, with the zoom pass where their guides (the sure
+    ones, `conf` or more, or with none sure the unsure or faint ones: `guides`) call for it; which look ran last
+    ("single", "in" or "out")."""
     floor = conf if floor is None else min(floor, conf)
-    found = Found(*localise(image, models, floor))
-    return zoom_pass(image, found, models, conf, floor) if zoom else (found, "single")
+    if not zoom:
+        return Found(*localise(image, models, floor)), "single"
+    return zoom_pass(image, Found(*localise(image, models, min(floor, GUIDE_FLOOR))), models, conf, floor)
+
+
+def guides(found: Found, conf: float, floor: float) -> Found:
+    """The finds that place the closer look and tell which way the rows run: the sure ones (`conf` or more); with
+    none, the unsure ones (`floor` or more) or else all, the faint ones too, whichever first number ZOOM_IN_GUIDES;
+    else none."""
+    sure = found.only(found.scores >= conf)
+    if len(sure):
+        return sure
+    for least in (floor, 0.0):
+        enough = found.only(found.scores >= least)
+        if len(enough) >= ZOOM_IN_GUIDES:
+            return enough
+    return sure
 
 
 def upright_look(image: np.ndarray, models: Models, conf: float, floor: float) -> tuple[np.ndarray, Found, int]:
-    """The single look (finds scoring `floor` or more), taken again at the photo turned a quarter when the sure
-    finds' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k)."""
-    found = Found(*localise(image, models, floor))
-    if not rows_run_down(found.boxes[found.scores >= conf]):
+    """The single look (finds scoring GUIDE_FLOOR or more, `floor` if lower), taken again at the photo turned a
+    quarter when its guides' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k)."""
+    faint = min(floor, GUIDE_FLOOR)
+    found = Found(*localise(image, models, faint))
+    if not rows_run_down(guides(found, conf, floor).boxes):
         return image, found, 0
     turned = np.ascontiguousarray(np.rot90(image, -1))
-    return turned, Found(*localise(turned, models, floor)), -1
+    return turned, Found(*localise(turned, models, faint)), -1
 
 
 def zoom_pass(image: np.ndarray, found: Found, models: Models, conf: float, floor: float) -> tuple[Found, str]:
-    """The single look's finds, with a zoomed-out or a closer look where they call for it (see find_tiles)."""
+    """The single look's finds scoring `floor` or more, with a zoomed-out or a closer look where they call for it
+    (see find_tiles); `found` may hold fainter finds, which only guide the closer look."""
     height, width = image.shape[:2]
+    guide = guides(found, conf, floor)
+    found = found.only(found.scores >= floor)
     sure = found.only(found.scores >= conf)
     if len(sure) < ZOOM_OUT_BELOW:
         wide = Found(*localise(image, models, conf, ZOOM_OUT_FILL))
         wide = wide.only(close_up_tiles(wide.boxes, width, height))
         if len(wide):
             return found.only(~mostly_within(found.boxes, wide.boxes)).merged(wide), "out"
-    guides = sure if len(sure) or len(found) < ZOOM_IN_GUIDES else found
-    window = zoom_window(guides.boxes, width, height, models.localiser_size)
+    window = zoom_window(guide.boxes, width, height, models.localiser_size)
     if window is None:
         return found, "single"
     x1, y1, x2, y2 = window
     closer = Found(*localise(image[y1:y2, x1:x2], models, floor))
     closer = closer.only(~cut_at_edge(closer.boxes, window, width, height)).moved(x1, y1)
+    if not len(sure) and np.count_nonzero(closer.scores >= conf) < ZOOM_IN_CONFIRM:
+        return found, "single"
     return found.only(~inside(found.boxes, window)).merged(closer), "in"
 
 

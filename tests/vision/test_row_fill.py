@@ -6,6 +6,7 @@ import pytest
 
 import vision.recognize
 from vision.recognize import (
+    GUIDE_FLOOR,
     LONE_CODE_P,
     LONE_MIN_SHARE,
     ROW_FILL_CODE_P,
@@ -101,7 +102,8 @@ def test_the_zoom_pass_counts_only_sure_finds(monkeypatch):
     monkeypatch.setattr(vision.recognize, "localise", localise)
     models = type("Models", (), {"localiser_size": 416})()
     found, look = find_tiles(np.zeros((400, 400, 3), np.uint8), models, CONF, floor=0.3)
-    assert calls == [(0.3, 1.0), (CONF, 0.2)] and look == "single" and len(found) == 6
+    # one localiser run decodes down to the faint finds that may guide the closer look; the floor decides the finds
+    assert calls == [(GUIDE_FLOOR, 1.0), (CONF, 0.2)] and look == "single" and len(found) == 6
     calls.clear()
     found, _ = find_tiles(np.zeros((400, 400, 3), np.uint8), models, CONF)
-    assert calls[0] == (CONF, 1.0) and len(found) == 4  # no floor: only sure finds, as before
+    assert calls[0] == (GUIDE_FLOOR, 1.0) and len(found) == 4  # no floor: only sure finds, as before

@@ -7,16 +7,20 @@ import pytest
 
 from vision.image import RECOGNITION_MAX_SIDE, load_photo
 from vision.recognize import (
+    GUIDE_FLOOR,
     MODELS_DIR,
+    ZOOM_IN_CONFIRM,
     ZOOM_IN_GUIDES,
     ZOOM_IN_TARGET,
     Found,
     close_up_tiles,
     cut_at_edge,
     find_tiles,
+    guides,
     inside,
     load_models,
     mostly_within,
+    upright_look,
     zoom_window,
 )
 
@@ -135,3 +139,70 @@ def test_with_no_sure_tile_enough_unsure_finds_place_the_closer_look(monkeypatch
     found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
     assert looked == look
     assert found.scores.tolist() == ([0.9] * unsure if look == "in" else [0.35] * unsure)
+
+
+@pytest.mark.parametrize(("scores", "chosen"), [
+    ([0.9, 0.2, 0.4], [0.9]),  # a sure find: the sure finds alone
+    ([0.35] * ZOOM_IN_GUIDES + [0.15], [0.35] * ZOOM_IN_GUIDES),  # none sure: enough unsure ones
+    ([0.35] * (ZOOM_IN_GUIDES - 1) + [0.15], [0.35] * (ZOOM_IN_GUIDES - 1) + [0.15]),  # else the faint ones too
+    ([0.35] * (ZOOM_IN_GUIDES - 2) + [0.15], []),  # too few of any
+])
+def test_guides_are_the_surest_finds_there_are_enough_of(scores, chosen):
+    found = Found(row(0, 0, 10, len(scores)), np.array(scores), ["face"] * len(scores))
+    assert guides(found, 0.5, 0.3).scores.tolist() == chosen
+
+
+def faint_then_closer(faint: np.ndarray, closer_sure: int):
+    """A fake localiser: the photo's `faint` finds at 0.15, zoomed out nothing, and in any window `closer_sure`
+    tiles at 0.9 beside one at 0.35."""
+    def localise(image, models, conf, fill=1.0):
+        if fill < 1:
+            return np.zeros((0, 4)), np.zeros(0), []
+        if image.shape[1] == 1600:
+            boxes, scores = faint, np.full(len(faint), 0.15)
+        else:
+            boxes = row(5, 5, 20, closer_sure + 1)
+            scores = np.array([0.9] * closer_sure + [0.35])
+        keep = scores >= conf
+        return boxes[keep], scores[keep], ["face"] * int(keep.sum())
+    return localise
+
+
+@pytest.mark.parametrize(("faint", "look"), [(ZOOM_IN_GUIDES, "in"), (ZOOM_IN_GUIDES - 1, "single")])
+def test_with_too_few_unsure_finds_enough_faint_ones_place_the_closer_look(monkeypatch, faint, look):
+    import vision.recognize
+
+    monkeypatch.setattr(vision.recognize, "localise", faint_then_closer(row(700, 600, 10, faint), ZOOM_IN_CONFIRM))
+    models = type("Models", (), {"localiser_size": 416})()
+    found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
+    assert looked == look
+    assert found.scores.tolist() == ([0.9] * ZOOM_IN_CONFIRM + [0.35] if look == "in" else [])  # never a faint find
+
+
+@pytest.mark.parametrize(("closer_sure", "look"), [(ZOOM_IN_CONFIRM, "in"), (ZOOM_IN_CONFIRM - 1, "single")])
+def test_a_closer_look_no_sure_find_placed_must_find_enough_sure_tiles(monkeypatch, closer_sure, look):
+    import vision.recognize
+
+    faint = row(700, 600, 10, ZOOM_IN_GUIDES)
+    monkeypatch.setattr(vision.recognize, "localise", faint_then_closer(faint, closer_sure))
+    models = type("Models", (), {"localiser_size": 416})()
+    found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
+    assert looked == look and (len(found) > 0) == (look == "in")
+
+
+@pytest.mark.parametrize(("turned", "column"), [(True, True), (False, False)])
+def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, turned, column):
+    import vision.recognize
+
+    boxes = np.array([[700, 100 + 14 * k, 710, 113 + 14 * k] for k in range(ZOOM_IN_GUIDES)], float)
+    if not column:
+        boxes = row(700, 600, 10, ZOOM_IN_GUIDES)
+    scores = np.full(len(boxes), GUIDE_FLOOR + 0.05)
+
+    def localise(image, models, conf, fill=1.0):
+        keep = scores >= conf
+        return boxes[keep], scores[keep], ["face"] * int(keep.sum())
+
+    monkeypatch.setattr(vision.recognize, "localise", localise)
+    image, found, turns = upright_look(np.zeros((1200, 1600, 3), np.uint8), object(), 0.5, 0.3)
+    assert (turns == -1) == turned and image.shape[:2] == ((1600, 1200) if turned else (1200, 1600))
