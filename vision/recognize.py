@@ -161,8 +161,9 @@ def tile_sides(boxes: np.ndarray) -> np.ndarray:
 
 def zoom_window(boxes: np.ndarray, width: int, height: int, size: int) -> tuple[int, int, int, int] | None:
     """The window (x1, y1, x2, y2) to read again when the tiles found are small in the localiser's `size`
-    px input: centred on them, sized so that they come out ZOOM_IN_TARGET px; None when they are not small or
-    the window would not enlarge them ZOOM_IN_MIN_GAIN times."""
+    px input: centred on them, sized so that they come out ZOOM_IN_TARGET px; None when they are not small, the
+    window would not enlarge them ZOOM_IN_MIN_GAIN times, or the photo is a strip under MIN_WINDOW px across (no tile
+    fits in it, and the localiser sees tiles in a sliver stretched that far)."""
     if not len(boxes):
         return None
     longer, side = max(width, height), float(np.median(tile_sides(boxes)))
@@ -173,6 +174,8 @@ def zoom_window(boxes: np.ndarray, width: int, height: int, size: int) -> tuple[
         return None
     centre = (boxes[:, :2].min(axis=0) + boxes[:, 2:].max(axis=0)) / 2
     w, h = min(window, width), min(window, height)
+    if min(w, h) < MIN_WINDOW:
+        return None
     x1 = int(np.clip(round(centre[0] - w / 2), 0, width - w))
     y1 = int(np.clip(round(centre[1] - h / 2), 0, height - h))
     return x1, y1, x1 + round(w), y1 + round(h)

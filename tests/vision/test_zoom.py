@@ -20,6 +20,7 @@ from vision.recognize import (
     inside,
     load_models,
     mostly_within,
+    recognize,
     upright_look,
     zoom_window,
 )
@@ -50,6 +51,13 @@ def test_the_window_is_centred_on_the_tiles_and_brings_them_to_the_target_size()
     assert sliver[2] - sliver[0] >= 64 and sliver[3] - sliver[1] >= 64  # never an empty crop
     corner = zoom_window(row(0, 0, 30, 3), 1600, 1200, 416)  # shifted inside the photo, not past its edge
     assert corner[0] == 0 and corner[1] == 0
+    assert zoom_window(np.array([[100.0, 0, 101, 2]] * 6), 3000, 2, 416) is None  # a strip 2 px tall: no window
+
+
+@needs_models
+def test_a_strip_of_noise_yields_no_tile():
+    noise = np.random.default_rng(0).integers(0, 256, (2, 3000, 3), dtype=np.uint8)
+    assert recognize(noise, load_models())["tiles"] == []
 
 
 def test_tiles_cut_by_an_inner_window_edge_are_dropped_not_those_at_the_photos_edge():
