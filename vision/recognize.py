@@ -240,10 +240,11 @@ def guides(found: Found, conf: float, floor: float) -> Found:
 
 def upright_look(image: np.ndarray, models: Models, conf: float, floor: float) -> tuple[np.ndarray, Found, int]:
     """The single look (finds scoring GUIDE_FLOOR or more, `floor` if lower), taken again at the photo turned a
-    quarter when its guides' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k)."""
+    quarter when its guides' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k).
+    A strip under MIN_WINDOW px across is read as it stands, as for the closer look (`zoom_window`)."""
     faint = min(floor, GUIDE_FLOOR)
     found = Found(*localise(image, models, faint))
-    if not rows_run_down(guides(found, conf, floor).boxes):
+    if min(image.shape[:2]) < MIN_WINDOW or not rows_run_down(guides(found, conf, floor).boxes):
         return image, found, 0
     turned = np.ascontiguousarray(np.rot90(image, -1))
     return turned, Found(*localise(turned, models, faint)), -1

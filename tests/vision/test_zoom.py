@@ -198,8 +198,9 @@ def test_a_closer_look_no_sure_find_placed_must_find_enough_sure_tiles(monkeypat
     assert looked == look and (len(found) > 0) == (look == "in")
 
 
-@pytest.mark.parametrize(("turned", "column"), [(True, True), (False, False)])
-def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, turned, column):
+@pytest.mark.parametrize(("turned", "column", "width"), [(True, True, 1600), (False, False, 1600), (False, True, 63)])
+def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, turned, column, width):
+    # a strip under MIN_WINDOW px across (63 px wide here) is never turned
     import vision.recognize
 
     boxes = np.array([[700, 100 + 14 * k, 710, 113 + 14 * k] for k in range(ZOOM_IN_GUIDES)], float)
@@ -212,5 +213,5 @@ def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, 
         return boxes[keep], scores[keep], ["face"] * int(keep.sum())
 
     monkeypatch.setattr(vision.recognize, "localise", localise)
-    image, found, turns = upright_look(np.zeros((1200, 1600, 3), np.uint8), object(), 0.5, 0.3)
-    assert (turns == -1) == turned and image.shape[:2] == ((1600, 1200) if turned else (1200, 1600))
+    image, found, turns = upright_look(np.zeros((1200, width, 3), np.uint8), object(), 0.5, 0.3)
+    assert (turns == -1) == turned and image.shape[:2] == ((width, 1200) if turned else (1200, width))
