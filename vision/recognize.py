@@ -39,7 +39,7 @@ ZOOM_IN_MIN_GAIN = 1.5  # the second look must enlarge the tiles at least this m
 ZOOM_IN_GUIDES = 6
 # With fewer than ZOOM_IN_GUIDES unsure finds, as many faint ones (GUIDE_FLOOR or more, from the same localiser run)
 # guide it: tiles 2-3 % of the frame wide score 0.1-0.3 there. They also tell which way the rows run. A closer look
-# that no sure find placed is kept only when it finds ZOOM_IN_CONFIRM sure tiles: on clutter it finds one at most.
+# that no sure find placed is kept only when it finds ZOOM_IN_CONFIRM sure tiles: on clutter-tune it found one at most.
 # Chosen on the choice sets (MODEL_CARD.md): the tuning renders of seed 4343 read 0.8317 → 0.8382 (0.8368 at a floor
 # of 0.2; 0.8388 at 0.05, with valid a tile lower); kept at 0, 1 or 2 sure tiles, clutter-tune read a false tile
 # more; at 5 the renders read 0.8376.
