@@ -159,12 +159,17 @@ def tile_sides(boxes: np.ndarray) -> np.ndarray:
     return np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))
 
 
+def too_thin(width: int, height: int) -> bool:
+    """Whether a photo is a strip under MIN_WINDOW px across: no tile fits in it, and the localiser sees tiles in
+    such a sliver once it is stretched or turned, so it is neither looked at closer nor turned."""
+    return min(width, height) < MIN_WINDOW
+
+
 def zoom_window(boxes: np.ndarray, width: int, height: int, size: int) -> tuple[int, int, int, int] | None:
     """The window (x1, y1, x2, y2) to read again when the tiles found are small in the localiser's `size`
     px input: centred on them, sized so that they come out ZOOM_IN_TARGET px; None when they are not small, the
-    window would not enlarge them ZOOM_IN_MIN_GAIN times, or the photo is a strip under MIN_WINDOW px across (no tile
-    fits in it, and the localiser sees tiles in a sliver stretched that far)."""
-    if not len(boxes):
+    window would not enlarge them ZOOM_IN_MIN_GAIN times, or the photo is `too_thin`."""
+    if not len(boxes) or too_thin(width, height):
         return None
     longer, side = max(width, height), float(np.median(tile_sides(boxes)))
     if side * size / longer >= ZOOM_IN_BELOW:
@@ -174,8 +179,6 @@ def zoom_window(boxes: np.ndarray, width: int, height: int, size: int) -> tuple[
         return None
     centre = (boxes[:, :2].min(axis=0) + boxes[:, 2:].max(axis=0)) / 2
     w, h = min(window, width), min(window, height)
-    if min(w, h) < MIN_WINDOW:
-        return None
     x1 = int(np.clip(round(centre[0] - w / 2), 0, width - w))
     y1 = int(np.clip(round(centre[1] - h / 2), 0, height - h))
     return x1, y1, x1 + round(w), y1 + round(h)
@@ -241,10 +244,10 @@ def guides(found: Found, conf: float, floor: float) -> Found:
 def upright_look(image: np.ndarray, models: Models, conf: float, floor: float) -> tuple[np.ndarray, Found, int]:
     """The single look (finds scoring GUIDE_FLOOR or more, `floor` if lower), taken again at the photo turned a
     quarter when its guides' rows run down it: the image read, its finds and the quarter turns taken (np.rot90's k).
-    A strip under MIN_WINDOW px across is read as it stands, as for the closer look (`zoom_window`)."""
+    A photo `too_thin` is read as it stands."""
     faint = min(floor, GUIDE_FLOOR)
     found = Found(*localise(image, models, faint))
-    if min(image.shape[:2]) < MIN_WINDOW or not rows_run_down(guides(found, conf, floor).boxes):
+    if too_thin(image.shape[1], image.shape[0]) or not rows_run_down(guides(found, conf, floor).boxes):
         return image, found, 0
     turned = np.ascontiguousarray(np.rot90(image, -1))
     return turned, Found(*localise(turned, models, faint)), -1
