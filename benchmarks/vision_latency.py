@@ -82,7 +82,8 @@ def systems(peer: bool) -> dict[str, Callable[[bytes], dict | list]]:
     models = load_models()
 
     def fanshot(zoom: bool) -> Callable[[bytes], dict]:
-        return lambda data: recognize(load_photo(data, max_side=RECOGNITION_MAX_SIDE), models, zoom=zoom)
+        return lambda data: recognize(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), models,
+                                      zoom=zoom)
 
     timed = {"fanshot": fanshot(True), "single_look": fanshot(False)}
     if peer:

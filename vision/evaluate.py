@@ -22,7 +22,8 @@ def read_photo(path: Path, conf: float | None = None, models: Models | None = No
                zoom: bool = True) -> tuple[dict, float]:
     """Recognition result of a photo file and the milliseconds it took, decoding included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE), models, conf, zoom)
+    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), models, conf,
+                       zoom)
     return result, (time.perf_counter() - start) * 1000
 
 

@@ -35,10 +35,15 @@ Reserve = Callable[[int], AbstractContextManager[object]]
 # 12-megapixel JPEG decode at half size. The app, `fanshot read` and `fanshot eval` all decode to this.
 RECOGNITION_MAX_SIDE = 1600
 JPEG_SCALES = (8, 4, 2, 1)  # libjpeg decodes at 1/8, 1/4, 1/2 or full size, each step about twice as fast
+# The thinnest photo that can hold a hand: laid out in one row, a hand is at most 26 faces of 3:4 (14 tiles, 4
+# more for kongs, 8 flowers), about 20 times as long as it is tall; 24 leaves room for gaps. The localiser never
+# saw a thinner photo and reads noise in one as tiles (63×3000 px of noise: 11).
+MAX_ASPECT = 24
+MIN_SIDE = 16  # px: a face under this cannot be read (the classifier reads it enlarged to 64 px)
 
 
 class PhotoError(Exception):
-    """A photo that cannot be read; `code` is stable (empty, not_an_image, truncated, too_many_pixels)."""
+    """A photo that cannot be read; `code` is stable (empty, not_an_image, truncated, too_many_pixels, too_thin)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -46,15 +51,27 @@ class PhotoError(Exception):
         self.message = message
 
 
-def load_photo(data: bytes, *, max_side: int | None = None,
-               reserve: Reserve = lambda _: nullcontext()) -> np.ndarray:
+def check_room_for_a_hand(width: int, height: int) -> None:
+    """Refuse (`too_thin`) a photo too small or too thin to hold a hand's tiles."""
+    shorter, longer = sorted((width, height))
+    if shorter < MIN_SIDE:
+        raise PhotoError("too_thin", f"the photo is {width}×{height} pixels; a tile needs at least {MIN_SIDE} px "
+                         "each way")
+    if longer > MAX_ASPECT * shorter:
+        raise PhotoError("too_thin", f"the photo is {width}×{height} pixels, {longer / shorter:.0f} times as long as "
+                         f"it is across; a hand fits in one at most {MAX_ASPECT} times as long (crop less tightly)")
+
+
+def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = lambda _: nullcontext(),
+               of_a_hand: bool = False) -> np.ndarray:
     """Decode `data` to an H×W×3 uint8 RGB array with EXIF orientation applied.
 
     With `max_side`, the longer side is at most that many pixels. A big JPEG is decoded at reduced size
     (`draft_scale`: a 12-megapixel one at half size for a 1600 px cap, about a quarter of the full decode's
     time); other formats are reduced by whole factors as soon as they are decoded. Then the photo is turned
     upright and shrunk to the cap (bilinear from under twice the cap, area filter beyond). `reserve(bytes)`
-    is held while decoding: e.g. a share of a memory budget that several requests decode within."""
+    is held while decoding: e.g. a share of a memory budget that several requests decode within. `of_a_hand`: a
+    photo to recognise, refused before decoding if it cannot hold a hand (`check_room_for_a_hand`)."""
     if not data:
         raise PhotoError("empty", "the photo is empty (0 bytes)")
     image = _open(data)
@@ -62,6 +79,8 @@ def load_photo(data: bytes, *, max_side: int | None = None,
     if width * height > MAX_PIXELS:  # from the header, before a single pixel is decoded
         raise PhotoError("too_many_pixels", f"the photo is {width}×{height} pixels; "
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
+    if of_a_hand:
+        check_room_for_a_hand(width, height)
     scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
     cost = decode_bytes(image, scale, max_side)
     if cost > MAX_DECODE_BYTES:

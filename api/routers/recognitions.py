@@ -100,7 +100,7 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         clock.lap("queue")
         model = versions.active()  # per request: another instance or worker process may have switched it
         data = photo.file.read()
-        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
+        pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve, of_a_hand=True)
         clock.lap("decode")
         try:
             result = {**recognize(pixels, model.folder), "model_version": model.id}

@@ -50,6 +50,7 @@ def test_big_photos_are_recognised_at_reduced_size(client):
     (b"GIF89a? no, a text file", "not_an_image"),
     (jpeg()[:-500], "truncated"),
     (png_header_only(8000, 7000), "too_many_pixels"),
+    (png_header_only(3000, 63), "too_thin"),
 ])
 def test_bad_photos_are_refused_clearly(client, photo, code):
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", photo, "image/jpeg")})

@@ -2,6 +2,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from datasets.classes import CLASSES
 from datasets.yolo import format_data_yaml
@@ -17,6 +18,13 @@ def test_read_and_eval_report_unreadable_input_with_exit_code_2(tmp_path, capsys
     manifest.write_text(json.dumps({"image": "x.jpg", "tiles": "1q"}) + "\n")
     assert main(["eval", str(manifest)]) == 2
     assert capsys.readouterr().err.count("error: ") == 2
+
+
+def test_read_refuses_a_photo_too_thin_to_hold_a_hand_with_exit_code_2(tmp_path, capsys):
+    strip = tmp_path / "strip.png"
+    Image.effect_noise((3000, 63), 80).convert("RGB").save(strip)
+    assert main(["read", str(strip)]) == 2
+    assert "too_thin" in capsys.readouterr().err
 
 
 def test_train_data_and_pack_refuse_a_missing_source_extra_or_negatives_before_writing_anything(tmp_path, capsys):

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from PIL.JpegImagePlugin import JpegImageFile
 
-from vision.image import PhotoError, draft_scale, fit_size, load_photo
+from vision.image import MAX_ASPECT, MIN_SIDE, PhotoError, draft_scale, fit_size, load_photo
 
 
 def encode(image: Image.Image, format: str = "JPEG", **params) -> bytes:
@@ -56,6 +56,24 @@ def test_truncated(max_side):
 @pytest.mark.parametrize("side", [7_500, 20_000])  # above the limit; above Pillow's own bomb error (2x)
 def test_too_many_pixels_is_refused_from_the_header(side):
     assert error_code(png_header_only(side, side)) == "too_many_pixels"
+
+
+@pytest.mark.parametrize(("width", "height", "fits"), [
+    (640, 480, True),
+    (MIN_SIDE, MIN_SIDE, True),
+    (MIN_SIDE - 1, 400, False),
+    (1, 1, False),
+    (63, 63 * MAX_ASPECT, True),  # a hand in one tight row, turned a quarter, with room to spare
+    (63, 63 * MAX_ASPECT + 1, False),
+    (3000, 63, False),  # 11 tiles read in such a strip of noise before it was refused
+    (1000, 30, False),
+])
+def test_a_photo_to_recognise_too_small_or_thin_to_hold_a_hand_is_refused_from_the_header(width, height, fits):
+    data = png_header_only(width, height)  # no pixels: refused or accepted before a decode is tried
+    with pytest.raises(PhotoError) as caught:
+        load_photo(data, of_a_hand=True)
+    assert (caught.value.code == "truncated") == fits
+    assert error_code(data) == "truncated"  # a stored photo is read whatever its shape
 
 
 def test_exif_orientation_is_applied():
