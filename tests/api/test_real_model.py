@@ -28,25 +28,14 @@ def test_real_photo_is_recognised(tmp_path):
     assert isinstance(result["hand"]["concealed"], str)
 
 
-def post_plain_photo(tmp_path, width, height):
+@pytest.mark.parametrize(("width", "height"), [(MIN_SIDE, MIN_SIDE * MAX_ASPECT), (MAX_ASPECT * 200, 200)])
+def test_the_thinnest_photos_accepted_are_read_not_a_500(tmp_path, width, height):
     client = local_client(create_app(tmp_path))
     photo = io.BytesIO()
     Image.new("RGB", (width, height), (20, 120, 60)).save(photo, "PNG")
-    return client.post("/v1/recognitions", files={"photo": ("thin.png", photo.getvalue())})
-
-
-@pytest.mark.parametrize(("width", "height"), [(MIN_SIDE, MIN_SIDE * MAX_ASPECT), (MAX_ASPECT * 200, 200)])
-def test_the_thinnest_photos_accepted_are_read_not_a_500(tmp_path, width, height):
-    response = post_plain_photo(tmp_path, width, height)
+    response = client.post("/v1/recognitions", files={"photo": ("thin.png", photo.getvalue())})
     assert response.status_code == 201, response.text
     assert response.json()["tiles"] == []
-
-
-@pytest.mark.parametrize(("width", "height"), [(1, 5000), (20000, 1), (MIN_SIDE, MIN_SIDE * MAX_ASPECT + 1)])
-def test_thinner_photos_are_refused_as_too_thin(tmp_path, width, height):
-    response = post_plain_photo(tmp_path, width, height)
-    assert response.status_code == 422, response.text
-    assert response.json()["errors"][0]["code"] == "too_thin"
 
 
 def test_a_drawn_box_is_named_by_the_shipped_classifier(tmp_path):

@@ -67,6 +67,9 @@ def test_too_many_pixels_is_refused_from_the_header(side):
     (63, 63 * MAX_ASPECT + 1, False),
     (3000, 63, False),  # 11 tiles read in such a strip of noise before it was refused
     (1000, 30, False),
+    (1, 5000, False),  # read as an empty photo before too_thin
+    (20000, 1, False),
+    (MIN_SIDE, MIN_SIDE * MAX_ASPECT + 1, False),
 ])
 def test_a_photo_to_recognise_too_small_or_thin_to_hold_a_hand_is_refused_from_the_header(width, height, fits):
     data = png_header_only(width, height)  # no pixels: refused or accepted before a decode is tried
