@@ -10,8 +10,8 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.database import is_sqlite
-from api.dependencies import (
+from fanshot.api.database import is_sqlite
+from fanshot.api.dependencies import (
     ModelLoader,
     Recognizer,
     TileNamer,
@@ -20,16 +20,16 @@ from api.dependencies import (
     model_recognizer,
     model_tile_namer,
 )
-from api.docs import install_docs
-from api.errors import error_responses, install_error_handlers
-from api.game_events import LocalGameEvents, PostgresGameEvents
-from api.game_store import SqlGameStore
-from api.lifecycle import lifespan
-from api.limits import BodyLimit
-from api.metrics import Metrics
-from api.model_versions import Adapter, ModelVersions
-from api.observability import RequestContext
-from api.routers import (
+from fanshot.api.docs import install_docs
+from fanshot.api.errors import error_responses, install_error_handlers
+from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
+from fanshot.api.game_store import SqlGameStore
+from fanshot.api.lifecycle import lifespan
+from fanshot.api.limits import BodyLimit
+from fanshot.api.metrics import Metrics
+from fanshot.api.model_versions import Adapter, ModelVersions
+from fanshot.api.observability import RequestContext
+from fanshot.api.routers import (
     analyse,
     classify,
     datasets,
@@ -42,10 +42,10 @@ from api.routers import (
     score,
     tiles,
 )
-from api.routers.page import STATIC
-from api.security import Guard, Security
-from api.store import Store
-from api.work import RecognitionPool
+from fanshot.api.routers.page import STATIC
+from fanshot.api.security import Guard, Security
+from fanshot.api.store import Store
+from fanshot.api.work import RecognitionPool
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
 # Every JSON body: a score request is ~1 KB, a confirmation of 200 tiles echoing their alternatives ~100 KB.

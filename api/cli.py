@@ -40,7 +40,7 @@ def serve(args: argparse.Namespace) -> int:
 def serve_workers(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.observability import log_config
+    from fanshot.api.observability import log_config
 
     # `fanshot` restores SIGPIPE's default action for quiet `| head`; a server must instead survive every client
     # that hangs up before reading its answers (Python's own default: ignore, and see EPIPE on that socket).
@@ -58,7 +58,7 @@ def serve_workers(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - any storage failure: say what, exit 2
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2
-    uvicorn.run("api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
+    uvicorn.run("fanshot.api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
                 workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
                 timeout_graceful_shutdown=args.shutdown_timeout)
     return 0
@@ -80,8 +80,8 @@ def follow_the_supervisor() -> None:
 
 
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
-    from api.app import create_app
-    from api.security import Security
+    from fanshot.api.app import create_app
+    from fanshot.api.security import Security
 
     follow_the_supervisor()
     security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
@@ -91,8 +91,8 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
 def db_upgrade(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
-    from api.store import DATABASE_FILE
+    from fanshot.api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
+    from fanshot.api.store import DATABASE_FILE
 
     url = args.database_url or sqlite_url(Path(args.data_dir).resolve() / DATABASE_FILE)
     try:

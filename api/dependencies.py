@@ -13,12 +13,12 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import Depends, Request
 
-from api.game_events import GameEvents
-from api.game_store import GameStore
-from api.metrics import Metrics
-from api.model_versions import Adapter, ModelVersions
-from api.store import Store
-from api.work import RecognitionPool
+from fanshot.api.game_events import GameEvents
+from fanshot.api.game_store import GameStore
+from fanshot.api.metrics import Metrics
+from fanshot.api.model_versions import Adapter, ModelVersions
+from fanshot.api.store import Store
+from fanshot.api.work import RecognitionPool
 
 Recognizer = Callable[[np.ndarray, Path | None], dict[str, Any]]  # photo, models folder → recognition result
 TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # … → {code, confidence, alternatives}
@@ -28,20 +28,20 @@ ModelLoader = Callable[[], str]  # loads the shipped recognition models (once), 
 # Models folders are None for the shipped models (vision.recognize.MODELS_DIR).
 def model_recognizer(image: np.ndarray, models_dir: Path | None) -> dict[str, Any]:
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
-    from vision.recognize import load_models, recognize
+    from fanshot.vision.recognize import load_models, recognize
 
     return recognize(image, load_models(models_dir) if models_dir else None)
 
 
 def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | None) -> dict[str, Any]:
-    from vision.recognize import load_models, name_tile
+    from fanshot.vision.recognize import load_models, name_tile
 
     return name_tile(image, box, load_models(models_dir) if models_dir else None)
 
 
 def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) -> dict[str, Any]:
-    from vision.adapt import adapt
-    from vision.recognize import MODELS_DIR
+    from fanshot.vision.adapt import adapt
+    from fanshot.vision.recognize import MODELS_DIR
 
     return adapt(yolo_dir, out, base or MODELS_DIR, **options)
 
@@ -49,7 +49,7 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
 @cache
 def load_shipped_models() -> str:
     """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
-    from vision.recognize import MODELS_DIR, load_models
+    from fanshot.vision.recognize import MODELS_DIR, load_models
 
     load_models()
     digest = hashlib.sha256()

@@ -12,10 +12,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from api.models import ErrorResponse
-from api.observability import HEADER, REQUEST_ID
-from scoring.errors import ScoringError
-from vision.image import PhotoError
+from fanshot.api.models import ErrorResponse
+from fanshot.api.observability import HEADER, REQUEST_ID
+from fanshot.scoring.errors import ScoringError
+from fanshot.vision.image import PhotoError
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from PIL import Image, ImageOps
 
-from api import store
-from api.images import ImageStore
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.yolo import Box, format_data_yaml, format_labels
+from fanshot.api import store
+from fanshot.api.images import ImageStore
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
 
 EXIF_ORIENTATION = 0x0112
 VAL_SHARE = 0.1  # of the photos, at least one once there are two

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from api.database import games, reading, writing
-from api.store import now
+from fanshot.api.database import games, reading, writing
+from fanshot.api.store import now
 
 
 @dataclass(frozen=True)

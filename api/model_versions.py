@@ -23,12 +23,12 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
-from api.export import labelled_files
-from api.images import ImageStore
-from api.store import Example, now
-from datasets.classes import CLASSES
-from datasets.yolo import format_data_yaml
+from fanshot.api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
+from fanshot.api.export import labelled_files
+from fanshot.api.images import ImageStore
+from fanshot.api.store import Example, now
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.yolo import format_data_yaml
 
 BASE = "base"
 MIN_EXAMPLES = 2

@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model, model_validator
 
-from scoring.hand import MAX_STAKE, MELD_KINDS, SPECIAL_WINS, WIN_TYPES
-from scoring.rules import CAP_RELATIVE, MAX_FAN, OPTIONS
-from scoring.tiles import DETECTOR_CLASSES
+from fanshot.scoring.hand import MAX_STAKE, MELD_KINDS, SPECIAL_WINS, WIN_TYPES
+from fanshot.scoring.rules import CAP_RELATIVE, MAX_FAN, OPTIONS
+from fanshot.scoring.tiles import DETECTOR_CLASSES
 
 TileCode = Literal[DETECTOR_CLASSES]  # type: ignore[valid-type]  # the 43 detector classes, in order
 Number = int | float

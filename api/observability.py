@@ -15,7 +15,7 @@ from typing import Any
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.metrics import UNMATCHED, Metrics
+from fanshot.api.metrics import UNMATCHED, Metrics
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 HEADER = "X-Request-ID"
@@ -114,6 +114,6 @@ def log_config(log_format: str, access: bool) -> dict[str, Any]:
             "uvicorn.access": {"handlers": [], "propagate": False},  # replaced by fanshot.access
             "fanshot.access": {"handlers": ["default"], "level": "INFO" if access else "WARNING",
                                "propagate": False},
-            "api": {"handlers": ["default"], "level": "INFO", "propagate": False},
+            "fanshot.api": {"handlers": ["default"], "level": "INFO", "propagate": False},
         },
     }

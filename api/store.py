@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, literal, select, update
 
-from api.database import (
+from fanshot.api.database import (
     confirmations,
     is_sqlite,
     open_database,
@@ -26,7 +26,7 @@ from api.database import (
     upgrade,
     writing,
 )
-from api.images import ImageStore, open_images
+from fanshot.api.images import ImageStore, open_images
 
 DATABASE_FILE = "fanshot.sqlite3"
 

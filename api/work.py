@@ -12,9 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
 
-from api.errors import Refusal
-from api.metrics import Metrics
-from vision.image import MAX_DECODE_BYTES
+from fanshot.api.errors import Refusal
+from fanshot.api.metrics import Metrics
+from fanshot.vision.image import MAX_DECODE_BYTES
 
 Result = TypeVar("Result")
 # Each recognition already runs ONNX Runtime on two threads; more at once would only thrash the cores.

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo import read_names, read_split, split_names
-from vision.adapt import adapt
-from vision.evaluate import evaluate_yolo
-from vision.recognize import MODELS_DIR
+from fanshot.datasets.yolo import read_names, read_split, split_names
+from fanshot.vision.adapt import adapt
+from fanshot.vision.evaluate import evaluate_yolo
+from fanshot.vision.recognize import MODELS_DIR
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:

@@ -3,8 +3,8 @@ waits valued by the scorer, or its useful tiles), with one `scoring.score` call 
 
     .venv/bin/python benchmarks/analysis_bench.py [--n 1000] [--seed 1] [--clock cpu|wall] [--json]
 
-Hands come from scoring.generate.random_tiles (no four of a kind): half drawn from a shuffled wall, half a winning
-shape with 0-3 tiles exchanged, so ready discards are common. Each rule set gets a quarter of them; tuidaohu
+Hands come from datasets/synth/hands.py's random_tiles (no four of a kind): half drawn from a shuffled wall, half a
+winning shape with 0-3 tiles exchanged, so ready discards are common. Each rule set gets a quarter of them; tuidaohu
 hands play with the white-dragon ghost. Caches are cleared before the timed pass (each hand is new). Times are
 this process's CPU time by default (steady on a host shared with other jobs), or elapsed time with --clock wall.
 The bar (issue 13): median <= 20 ms per 14-tile analysis.
@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 
 from scoring_bench import CLOCKS  # benchmarks/ is this script's folder
 
-from scoring import analysis, decompose, score
-from scoring import tiles as t
-from scoring.generate import RULESETS, random_tiles
+from fanshot.datasets.synth.hands import RULESETS, random_tiles
+from fanshot.scoring import analysis, decompose, score
+from fanshot.scoring import tiles as t
 
 BAR_MS = 20.0
 FLOOR_REQUEST = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}

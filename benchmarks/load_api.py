@@ -8,7 +8,7 @@ Several `--url`s spread the requests over several instances in turn (a round-rob
 
 Each phase keeps `concurrency` requests in flight (closed loop) until `requests` have been answered, and prints
 throughput, latency p50 / p99 / max and the answers by status. Score bodies are seeded legal winning hands of
-all four rule sets (scoring.generate); photos are the shared test split's. Exits 1 on any 5xx or transport
+all four rule sets (datasets.synth.hands); photos are the shared test split's. Exits 1 on any 5xx or transport
 error. The client shares the machine with the server, so the figures are a floor for the server alone.
 """
 
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import httpx
 
-from scoring.generate import corpus
-from scoring.tiles import parse
+from fanshot.datasets.synth.hands import corpus
+from fanshot.scoring.tiles import parse
 
 PHOTOS = Path(__file__).resolve().parents[1] / "../shared/data/chinese-mahjong-detection/test/images"
 

@@ -39,12 +39,12 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo import read_names, read_split
-from scoring.tiles import NUMBER_TILES, PLAYING_TILES
-from vision.evaluate import Tally, read_photo
-from vision.geometry import iou
-from vision.metrics import Boxes, mean_ap
-from vision.recognize import MODELS_DIR, load_models
+from fanshot.datasets.yolo import read_names, read_split
+from fanshot.scoring.tiles import NUMBER_TILES, PLAYING_TILES
+from fanshot.vision.evaluate import Tally, read_photo
+from fanshot.vision.geometry import iou
+from fanshot.vision.metrics import Boxes, mean_ap
+from fanshot.vision.recognize import MODELS_DIR, load_models
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "mahjong-detector"

@@ -3,7 +3,7 @@ commits by, so that speed work is shown to change no answer and no error.
 
     .venv/bin/python benchmarks/response_digest.py [--n 2000] [--seed 1] [--out responses.jsonl] [--json]
 
-Each corpus request (scoring.generate.corpus) is scored as drawn and in eight variants that most often fail
+Each corpus request (datasets.synth.hands.corpus) is scored as drawn and in eight variants that most often fail
 validation: a standing tile dropped, another winning tile, a changed or unknown option, a changed context field,
 the last meld dropped, flowers added, another rule set, a discard win from a drawn seat. Each response is one JSON
 line (keys in the scorer's order), each refusal the line `error <code>: <message>`; the digest is the SHA-256 of
@@ -19,8 +19,8 @@ import json
 import random
 from collections.abc import Iterator, Sequence
 
-from scoring import ScoringError, score
-from scoring.generate import corpus
+from fanshot.datasets.synth.hands import corpus
+from fanshot.scoring import ScoringError, score
 
 OPTION_CHANGES = ("cap", "chow", "ghosts", "nope", "min_fan", "fans", "horses")
 OPTION_VALUES = (3, True, "flip", {"chicken": 2}, {"all_pungs": "cap"}, -2, 99)

@@ -4,7 +4,7 @@ library's HandCalculator on the same standard hands, in one process.
     .venv/bin/python benchmarks/scoring_bench.py [--n 10000] [--seed 1] [--runs 10] [--clock cpu|wall] [--json]
     .venv/bin/python benchmarks/scoring_bench.py --parts [--n 3000]     # where each side's time goes
 
-The corpus (scoring.generate.corpus) rotates the four rule sets and mixes melds, honours and special hands.
+The corpus (datasets.synth.hands.corpus) rotates the four rule sets and mixes melds, honours and special hands.
 The standard hands are its jipinghu hands of 4 sets + a pair without flowers or ghosts, which the library can
 express (concealed tiles + melds); both scorers time exactly that list. Fanshot always starts from the request
 dict (its tile strings), so its parsing and validation are timed. The library runs twice: on prebuilt objects
@@ -35,14 +35,14 @@ from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.meld import Meld
 from mahjong.tile import TilesConverter
 
-from scoring import decompose, score
-from scoring import tiles as t
-from scoring.evaluate import evaluate
-from scoring.generate import RULESETS, corpus
-from scoring.patterns import Situation
-from scoring.score import candidates, parse_request
-from scoring.settle import settle
-from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
+from fanshot.datasets.synth.hands import RULESETS, corpus
+from fanshot.scoring import decompose, score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.evaluate import evaluate
+from fanshot.scoring.patterns import Situation
+from fanshot.scoring.score import candidates, parse_request
+from fanshot.scoring.settle import settle
+from fanshot.scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 BAR = 2.0
 FAIR_BAR = 1.5  # issue 13: Fanshot >= 1.5x the library when each parses the same tile strings itself

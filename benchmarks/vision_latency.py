@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
-from vision.recognize import load_models, recognize
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.recognize import load_models, recognize
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
 BIG_SIZE, BIG_CONTENT, PAD = (4000, 3000), 3000, (114, 114, 114)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from datasets.errors import DatasetError
-from scoring.tiles import DETECTOR_CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.scoring.tiles import DETECTOR_CLASSES
 
 CLASSES: tuple[str, ...] = DETECTOR_CLASSES
 CLASS_INDEX: dict[str, int] = {code: i for i, code in enumerate(CLASSES)}

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from datasets.errors import DatasetError
+from fanshot.datasets.errors import DatasetError
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -24,7 +24,7 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 
 
 def _import(args: argparse.Namespace) -> int:
-    from datasets.importer import import_yolo
+    from fanshot.datasets.importer import import_yolo
 
     for s in import_yolo(args.src, args.dst, drop_mirrored=args.drop_mirrored):
         dropped = f", left out {s.mirrored} mirrored and {s.undetermined} undetermined" if args.drop_mirrored else ""
@@ -34,14 +34,14 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from datasets.stats import dataset_stats, format_stats
+    from fanshot.datasets.stats import dataset_stats, format_stats
 
     print(format_stats(dataset_stats(args.dir), as_json=args.json))
     return 0
 
 
 def _split(args: argparse.Namespace) -> int:
-    from datasets.split import split_dataset
+    from fanshot.datasets.split import split_dataset
 
     counts = split_dataset(args.src, args.dst, args.ratios, seed=args.seed, max_distance=args.max_distance)
     print(", ".join(f"{split}: {n} images" for split, n in counts.items()))
@@ -50,14 +50,14 @@ def _split(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from datasets.export import export
+    from fanshot.datasets.export import export
 
     print(f"exported {export(args.src, args.format, args.out)} images to {args.out}")
     return 0
 
 
 def _manifest(args: argparse.Namespace) -> int:
-    from datasets.manifest import write_manifest
+    from fanshot.datasets.manifest import write_manifest
 
     lines = write_manifest(args.split_dir, args.out)
     if args.out:

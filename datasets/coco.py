@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from datasets.classes import CLASS_INDEX, CLASSES, code_map
-from datasets.errors import DatasetError
-from datasets.yolo import Example, box_from_corners
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES, code_map
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import Example, box_from_corners
 
 
 def coco_document(examples: Iterable[tuple[Example, tuple[int, int]]], base: Path) -> dict[str, Any]:

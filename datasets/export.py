@@ -6,12 +6,12 @@ import json
 import zipfile
 from pathlib import Path
 
-from datasets.classes import CLASSES
-from datasets.coco import coco_document
-from datasets.errors import DatasetError
-from datasets.importer import read_dataset, write_dataset
-from datasets.stats import image_size
-from datasets.yolo import Example, format_data_yaml, format_labels
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.coco import coco_document
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import read_dataset, write_dataset
+from fanshot.datasets.stats import image_size
+from fanshot.datasets.yolo import Example, format_data_yaml, format_labels
 
 FORMATS = ("yolo", "coco")
 

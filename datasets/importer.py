@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from datasets.classes import CLASS_INDEX, CLASSES, code_map
-from datasets.errors import DatasetError
-from datasets.yolo import (
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES, code_map
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import (
     Example,
     format_data_yaml,
     place_file,
@@ -46,7 +46,7 @@ def read_remapped(root: Path, splits: list[str] | None = None) -> dict[str, list
 def read_dataset(root: Path) -> dict[str, list[Example]]:
     """Every split of a YOLO folder, or of a COCO JSON file (one flat split ""), in our classes."""
     if root.suffix.lower() == ".json" and root.is_file():
-        from datasets.coco import read_coco
+        from fanshot.datasets.coco import read_coco
 
         return {"": read_coco(root)}
     if not root.is_dir():
@@ -77,7 +77,7 @@ def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[Sp
     mirrored: frozenset[Path] = frozenset()
     undetermined: frozenset[Path] = frozenset()
     if drop_mirrored:
-        from datasets.mirror import find_mirrored
+        from fanshot.datasets.mirror import find_mirrored
 
         report = find_mirrored(splits)
         mirrored, undetermined = report.mirrored, report.undetermined

@@ -6,11 +6,11 @@ import json
 import os
 from pathlib import Path
 
-from datasets.classes import CLASSES
-from datasets.errors import DatasetError
-from datasets.importer import read_remapped
-from datasets.yolo import Example
-from scoring.tiles import BACK, to_string
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import read_remapped
+from fanshot.datasets.yolo import Example
+from fanshot.scoring.tiles import BACK, to_string
 
 
 def manifest_line(example: Example, base: Path) -> str:

@@ -22,8 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.errors import DatasetError
-from datasets.yolo import Box, Example
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import Box, Example
 
 _ROBOFLOW_NAME = re.compile(r"^(.+)_(?:jpe?g|png|bmp|webp)\.rf\.[0-9a-f]+$", re.IGNORECASE)
 MIN_INLIERS = 30  # fewer affine inliers than this under both hypotheses: registration failed

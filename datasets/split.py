@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from datasets.errors import DatasetError
-from datasets.importer import read_dataset, write_dataset
-from datasets.mirror import source_stem
-from datasets.yolo import Example
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import read_dataset, write_dataset
+from fanshot.datasets.mirror import source_stem
+from fanshot.datasets.yolo import Example
 
 SPLITS = ("train", "valid", "test")
 

@@ -10,9 +10,9 @@ from statistics import median
 
 from PIL import Image
 
-from datasets.classes import CLASSES
-from datasets.importer import read_dataset
-from datasets.yolo import Example
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.importer import read_dataset
+from fanshot.datasets.yolo import Example
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,10 @@ import sys
 
 # Packages whose `cli` module registers subcommands. A package missing its optional dependencies
 # (e.g. training without the `train` extra) still registers; it fails only when its subcommand runs.
-SUBCOMMAND_MODULES = ("scoring.cli", "datasets.cli", "datasets.synth.cli", "vision.cli", "api.cli")
+SUBCOMMAND_MODULES = (
+    "fanshot.scoring.cli", "fanshot.datasets.cli", "fanshot.datasets.synth.cli", "fanshot.vision.cli",
+    "fanshot.api.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -5,9 +5,9 @@
     ruleset_details(name)   everything a rule set scores, with its options
 """
 
-from scoring.errors import ScoringError
-from scoring.rules import load, ruleset_names
-from scoring.score import score
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.rules import load, ruleset_names
+from fanshot.scoring.score import score
 
 
 def ruleset_summaries() -> list[dict]:

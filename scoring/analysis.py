@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from scoring import rules
-from scoring import tiles as t
-from scoring.decompose import ORPHANS
-from scoring.errors import ScoringError
-from scoring.hand import Hand, WinContext
-from scoring.score import candidates, parse_request, win_value
-from scoring.settle import tidy
-from scoring.validate import HAND_SIZE, check_context, check_copies, check_melds, ghost_tiles, hand_size
+from fanshot.scoring import rules
+from fanshot.scoring import tiles as t
+from fanshot.scoring.decompose import ORPHANS
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.hand import Hand, WinContext
+from fanshot.scoring.score import candidates, parse_request, win_value
+from fanshot.scoring.settle import tidy
+from fanshot.scoring.validate import HAND_SIZE, check_context, check_copies, check_melds, ghost_tiles, hand_size
 
 # Context fields that describe how a finished hand was won: a hand still being played has none of them.
 WIN_ONLY_FIELDS = ("special", "horses", "liable", "kong_fed_by")

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scoring import ruleset_details, ruleset_summaries, score
-from scoring.analysis import analyse
-from scoring.errors import ScoringError
-from scoring.hand import SPECIAL_WINS
-from scoring.tiles import parse
+from fanshot.scoring import ruleset_details, ruleset_summaries, score
+from fanshot.scoring.analysis import analyse
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.hand import SPECIAL_WINS
+from fanshot.scoring.tiles import parse
 
 # A meld in hand notation: [555s] exposed, [7777z@3z] claimed from 3z, [2222s+] added kong, (1111p) concealed kong.
 MELD_NOTATION = re.compile(r"\[(?P<open>[^\]@+]+)(?P<added>\+)?(?:@(?P<fed>\w+))?\]|\((?P<closed>[^)]+)\)")

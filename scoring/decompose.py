@@ -9,8 +9,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import NamedTuple
 
-from scoring import tiles as t
-from scoring.hand import Meld
+from fanshot.scoring import tiles as t
+from fanshot.scoring.hand import Meld
 
 ORPHANS = tuple(t.INDEX[code] for code in t.TERMINALS + t.HONOUR_TILES)
 HONOURS = tuple(range(27, 34))

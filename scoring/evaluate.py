@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from scoring.patterns import Situation
-from scoring.rules import Ruleset
+from fanshot.scoring.patterns import Situation
+from fanshot.scoring.rules import Ruleset
 
 
 class FanItem(NamedTuple):

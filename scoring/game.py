@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from scoring import rules
-from scoring import tiles as t
-from scoring.errors import ScoringError
-from scoring.hand import parse_stake
-from scoring.rounds import SEATS, Round, next_round
-from scoring.score import score
-from scoring.settle import tidy
+from fanshot.scoring import rules
+from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.hand import parse_stake
+from fanshot.scoring.rounds import SEATS, Round, next_round
+from fanshot.scoring.score import score
+from fanshot.scoring.settle import tidy
 
 MAX_NAME = 40
 FILLED_BY_GAME = ("seat_wind", "prevalent_wind", "discarder")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring import tiles as t
-from scoring.errors import ScoringError
+from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
 
 MELD_KINDS = ("chow", "pung", "kong")
 MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}

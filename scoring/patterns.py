@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import compress
 
-from scoring import tiles as t
-from scoring.decompose import Arrangement
-from scoring.hand import Hand, WinContext
+from fanshot.scoring import tiles as t
+from fanshot.scoring.decompose import Arrangement
+from fanshot.scoring.hand import Hand, WinContext
 
 WIND_INDICES = frozenset(t.INDEX[c] for c in t.WINDS)
 DRAGON_INDICES = frozenset(t.INDEX[c] for c in t.DRAGONS)

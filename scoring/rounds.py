@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring import tiles as t
-from scoring.errors import ScoringError
+from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
 
 # after a win: "dealer_stays" - the dealer keeps the deal when among the winners, else the dealer's next deals;
 #              "winner_deals" - the winner deals (the dealer stays when among several winners)

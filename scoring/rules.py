@@ -22,9 +22,9 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from scoring.errors import ScoringError
-from scoring.patterns import FACT_SETS, PATTERNS, Situation
-from scoring.rounds import DEALER_STAYS, ROTATION_CHOICES, Rotation
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.patterns import FACT_SETS, PATTERNS, Situation
+from fanshot.scoring.rounds import DEALER_STAYS, ROTATION_CHOICES, Rotation
 
 VALUE_TABLES = ("hands", "extras", "specials", "bonuses", "floors", "fixed_points")
 KONG_KINDS = ("concealed", "fed", "added")
@@ -120,7 +120,7 @@ class Ruleset:
 
 
 def ruleset_names() -> list[str]:
-    folder = resources.files("scoring") / "rulesets"
+    folder = resources.files(__package__) / "rulesets"
     return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
 
 
@@ -128,7 +128,7 @@ def ruleset_names() -> list[str]:
 def _raw(name: str) -> dict[str, Any]:
     if name not in ruleset_names():
         raise ScoringError("unknown_ruleset", f"unknown rule set {name!r}; choose one of {ruleset_names()}")
-    text = (resources.files("scoring") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8")
+    text = (resources.files(__package__) / "rulesets" / f"{name}.toml").read_text(encoding="utf-8")
     raw = tomllib.loads(text)
     _check_file(name, raw)
     return raw

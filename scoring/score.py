@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import rules
-from scoring import tiles as t
-from scoring.decompose import Arrangement, arrangements
-from scoring.errors import ScoringError
-from scoring.evaluate import Evaluation, evaluate
-from scoring.hand import Hand, WinContext, parse_context, parse_hand
-from scoring.patterns import PATTERNS, Situation
-from scoring.settle import settle, tidy, tidy_amounts
-from scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
+from fanshot.scoring import rules
+from fanshot.scoring import tiles as t
+from fanshot.scoring.decompose import Arrangement, arrangements
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.evaluate import Evaluation, evaluate
+from fanshot.scoring.hand import Hand, WinContext, parse_context, parse_hand
+from fanshot.scoring.patterns import PATTERNS, Situation
+from fanshot.scoring.settle import settle, tidy, tidy_amounts
+from fanshot.scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring import tiles as t
-from scoring.hand import Hand, Meld, WinContext
-from scoring.rules import Ruleset
+from fanshot.scoring import tiles as t
+from fanshot.scoring.hand import Hand, Meld, WinContext
+from fanshot.scoring.rules import Ruleset
 
 # A horse names a seat counted from the dealer (seed 000, verbatim: 庄家 1、5、9、东风; 下家 2、6、南风、红中;
 # 对家 3、7、西风、发财; 上家 4、8、北风、白板). Option horse_dragons "red_dealer" is the house reading that counts 中

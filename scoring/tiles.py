@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from scoring.errors import ScoringError
+from fanshot.scoring.errors import ScoringError
 
 SUITS = "mps"
 NUMBER_TILES = tuple(f"{n}{s}" for s in SUITS for n in range(1, 10))

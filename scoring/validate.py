@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scoring import tiles as t
-from scoring.errors import ScoringError
-from scoring.hand import NO_STAKE, Hand, WinContext
-from scoring.rules import GHOST_MODES, Ruleset
+from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.hand import NO_STAKE, Hand, WinContext
+from fanshot.scoring.rules import GHOST_MODES, Ruleset
 
 HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
 

@@ -28,12 +28,12 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from datasets.errors import DatasetError
-from datasets.yolo import read_names, read_split, split_names
-from scoring.tiles import BACK
-from vision.geometry import cut_crop
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
-from vision.localiser_head import (
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import read_names, read_split, split_names
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.geometry import cut_crop
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.localiser_head import (
     Adam,
     LocaliserHead,
     Look,
@@ -49,9 +49,9 @@ from vision.localiser_head import (
     samples,
     write_localiser,
 )
-from vision.metrics import Boxes, multiset_scores
-from vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
-from vision.train import jitter_box
+from fanshot.vision.metrics import Boxes, multiset_scores
+from fanshot.vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
+from fanshot.vision.train import jitter_box
 
 LOWEST_CONF = 0.1  # candidate boxes are kept down to this localiser score; the threshold is chosen above it
 CONF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)

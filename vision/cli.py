@@ -13,9 +13,9 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     """Unreadable photos, files or manifests → `error: ...` on stderr and exit code 2, not a traceback."""
 
     def guarded(args: argparse.Namespace) -> int:
-        from datasets.errors import DatasetError
-        from scoring.errors import ScoringError
-        from vision.image import PhotoError
+        from fanshot.datasets.errors import DatasetError
+        from fanshot.scoring.errors import ScoringError
+        from fanshot.vision.image import PhotoError
 
         try:
             return run(args)
@@ -50,9 +50,14 @@ def _jitter_scale(text: str) -> float:
 
 
 def _train_data(args: argparse.Namespace) -> int:
-    from vision.recognize import MODELS_DIR
-    from vision.refit import source_photos
-    from vision.train import add_localiser_crops, add_negative_crops, build_crop_dataset, build_localiser_dataset
+    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.refit import source_photos
+    from fanshot.vision.train import (
+        add_localiser_crops,
+        add_negative_crops,
+        build_crop_dataset,
+        build_localiser_dataset,
+    )
 
     negatives = [source_photos(source) for source in args.negatives]  # a bad source fails now, not minutes later
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
@@ -69,7 +74,7 @@ def _train_data(args: argparse.Namespace) -> int:
 
 
 def _train_pack(args: argparse.Namespace) -> int:
-    from vision.train import LOCALISER_IMGSZ, build_localiser_dataset
+    from fanshot.vision.train import LOCALISER_IMGSZ, build_localiser_dataset
 
     data = build_localiser_dataset(args.src, args.out / "localiser", args.extra, shrink_to=args.size or LOCALISER_IMGSZ)
     size = sum(path.stat().st_size for path in data.parent.rglob("*") if path.is_file())
@@ -78,7 +83,7 @@ def _train_pack(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from vision.train import train
+    from fanshot.vision.train import train
 
     data = args.data / "localiser" / "data.yaml" if args.train_command == "localiser" else args.data / "crops"
     best = train(args.train_command, data, args.runs, hours=args.hours, batch=args.batch, lr0=args.lr0,
@@ -89,8 +94,8 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from vision.recognize import DEFAULT_CONF
-    from vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
+    from fanshot.vision.recognize import DEFAULT_CONF
+    from fanshot.vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
     stages = json.loads((args.out / "vision.json").read_text(encoding="utf-8")) if args.only else {}
@@ -111,15 +116,15 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _average(args: argparse.Namespace) -> int:
-    from vision.train import averaged_model
+    from fanshot.vision.train import averaged_model
 
     print(f"wrote {averaged_model(args.checkpoints, args.out)}")
     return 0
 
 
 def _refit(args: argparse.Namespace) -> int:
-    from vision.recognize import MODELS_DIR
-    from vision.refit import refit
+    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.refit import refit
 
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -142,8 +147,8 @@ def _refit(args: argparse.Namespace) -> int:
 
 
 def _read(args: argparse.Namespace) -> int:
-    from vision.evaluate import read_photo
-    from vision.recognize import load_models
+    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.recognize import load_models
 
     result, ms = read_photo(args.photo, models=load_models(args.models) if args.models else None)
     if args.json:
@@ -165,8 +170,8 @@ ROW_COLUMNS = ("images", "precision", "recall", "f1", "exact_match", "false_per_
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.evaluate import evaluate_set
-    from vision.recognize import MODELS_DIR
+    from fanshot.vision.evaluate import evaluate_set
+    from fanshot.vision.recognize import MODELS_DIR
 
     sets = [*args.sets, *args.yolo]
     if not sets:
@@ -190,8 +195,8 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _adapt(args: argparse.Namespace) -> int:
-    from vision.adapt import adapt
-    from vision.recognize import MODELS_DIR
+    from fanshot.vision.adapt import adapt
+    from fanshot.vision.recognize import MODELS_DIR
 
     def progress(fraction: float, message: str) -> None:
         print(f"{fraction:4.0%} {message}", file=sys.stderr)
@@ -214,7 +219,7 @@ def _adapt(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from vision.train import JITTER_SCALE
+    from fanshot.vision.train import JITTER_SCALE
 
     parser = subparsers.add_parser("train", help="train and export the tile localiser and crop classifier")
     commands = parser.add_subparsers(dest="train_command", required=True)

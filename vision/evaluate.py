@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo import read_names, read_split, split_names
-from scoring.tiles import BACK, parse, to_string
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
-from vision.layout import group_tiles, propose_hand
-from vision.metrics import COCO_THRESHOLDS, Boxes, matched, mean_ap, multiset_scores, stage_scores
-from vision.recognize import MODELS_DIR, Models, load_models, recognize
+from fanshot.datasets.yolo import read_names, read_split, split_names
+from fanshot.scoring.tiles import BACK, parse, to_string
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.layout import group_tiles, propose_hand
+from fanshot.vision.metrics import COCO_THRESHOLDS, Boxes, matched, mean_ap, multiset_scores, stage_scores
+from fanshot.vision.recognize import MODELS_DIR, Models, load_models, recognize
 
 
 def read_photo(path: Path, conf: float | None = None, models: Models | None = None,

@@ -9,7 +9,7 @@ from functools import cache
 
 import numpy as np
 
-from scoring.tiles import BACK, is_flower, to_string
+from fanshot.scoring.tiles import BACK, is_flower, to_string
 
 ROW_DRIFT = 0.5  # a row's next tile has its centre within this fraction of a tile height up or down
 ROW_REACH = 3.0  # and lies at most this many tile widths to the right: melds sit a gap apart from the hand

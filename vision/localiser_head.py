@@ -16,9 +16,9 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
-from vision.geometry import best_class, iou, letterbox, nms, xywh_to_xyxy
-from vision.metrics import Boxes
-from vision.recognize import NMS_IOU, session, to_tensor
+from fanshot.vision.geometry import best_class, iou, letterbox, nms, xywh_to_xyxy
+from fanshot.vision.metrics import Boxes
+from fanshot.vision.recognize import NMS_IOU, session, to_tensor
 
 TOP_K = 10  # positives per labelled tile, as ultralytics' task-aligned assigner takes
 ALIGN_SCORE, ALIGN_IOU = 0.5, 6.0  # that assigner's weights of score and IoU in an anchor's alignment with a tile

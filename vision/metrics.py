@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.tiles import BACK
-from vision.geometry import iou
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.geometry import iou
 
 COCO_THRESHOLDS = tuple(np.round(np.arange(0.5, 0.96, 0.05), 2))
 

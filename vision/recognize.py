@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from scoring.tiles import BACK
-from vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
-from vision.layout import group_tiles, place_hand, propose_hand, rows, rows_run_down, straighten
-from vision.suggest import suggest
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.layout import group_tiles, place_hand, propose_hand, rows, rows_run_down, straighten
+from fanshot.vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DEFAULT_CONF = 0.3  # localiser score threshold for a vision.json that names none (each model sets its own)

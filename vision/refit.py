@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from datasets.errors import DatasetError
-from datasets.yolo import read_names, split_names
-from vision.adapt import (
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import read_names, split_names
+from fanshot.vision.adapt import (
     Head,
     Photo,
     base_head,
@@ -38,8 +38,8 @@ from vision.adapt import (
     stack,
     write_classifier,
 )
-from vision.evaluate import manifest_entries
-from vision.recognize import NOT_A_TILE, load_models
+from fanshot.vision.evaluate import manifest_entries
+from fanshot.vision.recognize import NOT_A_TILE, load_models
 
 # Far fewer training crops per tile than adapt's: here the tiles are thousands, and every crop costs a trunk pass.
 LABEL_JITTERS = 2

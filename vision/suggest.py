@@ -8,9 +8,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from scoring import score
-from scoring.errors import ScoringError
-from vision.layout import propose_hand
+from fanshot.scoring import score
+from fanshot.scoring.errors import ScoringError
+from fanshot.vision.layout import propose_hand
 
 MIN_P = 0.01  # alternatives less likely than this are not worth a suggestion
 DOUBLE_CHANGE_TILES = 6  # pairs of changes are tried among this many least confident tiles

@@ -16,10 +16,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.yolo import format_data_yaml, read_names, read_split
-from scoring.tiles import BACK
-from vision.geometry import cut_crop
-from vision.image import fit_size
+from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.geometry import cut_crop
+from fanshot.vision.image import fit_size
 
 LOCALISER_CLASSES = ("face", "back")
 LOCALISER_IMGSZ = 416
@@ -132,8 +132,8 @@ def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = C
                         min_iou: float = 0.5) -> int:
     """Add to dst/train crops cut by the shipped localiser's own boxes on the train split, each labelled with
     the true box it overlaps most (IoU ≥ min_iou): the classifier then learns on the boxes it will be given."""
-    from vision.geometry import iou
-    from vision.recognize import load_models, localise
+    from fanshot.vision.geometry import iou
+    from fanshot.vision.recognize import load_models, localise
 
     names, models, added = read_names(src), load_models(models_dir), 0
     for image_path, boxes in labelled_images(src, "train"):
@@ -158,8 +158,8 @@ def add_negative_crops(sources: Sequence[Sequence[tuple[Path, list[tuple[str, np
     tile is labelled (renders and rows with distractors, photos of no tile), each source's photos as
     `vision.refit.source_photos` lists them. A classifier that knows the class turns such boxes down
     (`recognize.drop_non_tiles`). Returns crops added."""
-    from vision.geometry import iou
-    from vision.recognize import NOT_A_TILE, find_tiles, load_models
+    from fanshot.vision.geometry import iou
+    from fanshot.vision.recognize import NOT_A_TILE, find_tiles, load_models
 
     models, added = load_models(models_dir), 0
     for k, photos in enumerate(sources):
@@ -350,7 +350,7 @@ def _accumulate(sums: dict, key: str, x) -> None:
 
 def _crops(paths: Sequence[Path]) -> np.ndarray:
     """Tile crops as the classifier's N×3×S×S float32 input (stretched RGB / 255)."""
-    from vision.recognize import to_tensor
+    from fanshot.vision.recognize import to_tensor
 
     return to_tensor(np.stack([cv2.resize(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB),
                                           (CLASSIFIER_IMGSZ, CLASSIFIER_IMGSZ)) for p in paths]))
@@ -358,8 +358,8 @@ def _crops(paths: Sequence[Path]) -> np.ndarray:
 
 def _letterboxed(paths: Sequence[Path]) -> np.ndarray:
     """Photos as the localiser's N×3×S×S float32 input (letterboxed RGB / 255)."""
-    from vision.geometry import letterbox
-    from vision.recognize import to_tensor
+    from fanshot.vision.geometry import letterbox
+    from fanshot.vision.recognize import to_tensor
 
     return to_tensor(np.stack([letterbox(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB), LOCALISER_IMGSZ).image
                                for p in paths]))

@@ -3,7 +3,7 @@ transaction (PostgreSQL and SQLite both change their schema transactionally)."""
 
 from alembic import context
 
-from api.database import metadata
+from fanshot.api.database import metadata
 
 context.configure(connection=context.config.attributes["connection"], target_metadata=metadata,
                   transactional_ddl=True, render_as_batch=True)

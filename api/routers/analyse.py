@@ -9,9 +9,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.errors import scorer_refusals
-from api.models import Hand, Number, ScoreRequest
-from scoring.analysis import analyse as analyse_hand
+from fanshot.api.errors import scorer_refusals
+from fanshot.api.models import Hand, Number, ScoreRequest
+from fanshot.scoring.analysis import analyse as analyse_hand
 
 router = APIRouter()
 

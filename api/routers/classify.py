@@ -7,10 +7,10 @@ import logging
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
-from api.errors import Refusal, error_responses
-from api.models import ClassifyRequest, NamedTile
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
+from fanshot.api.errors import Refusal, error_responses
+from fanshot.api.models import ClassifyRequest, NamedTile
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
 log = logging.getLogger(__name__)
 router = APIRouter()

@@ -7,8 +7,8 @@ from typing import Literal
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
-from api.dependencies import StoreDep
-from api.export import yolo_zip_stream
+from fanshot.api.dependencies import StoreDep
+from fanshot.api.export import yolo_zip_stream
 
 router = APIRouter()
 

@@ -15,11 +15,11 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.dependencies import GameEventsDep, GamesDep, StoppingDep, StoreDep
-from api.errors import Refusal, error_responses, scorer_refusals
-from api.game_store import StoredGame
-from api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
-from scoring.game import Setup, check_setup, replay, scoresheet
+from fanshot.api.dependencies import GameEventsDep, GamesDep, StoppingDep, StoreDep
+from fanshot.api.errors import Refusal, error_responses, scorer_refusals
+from fanshot.api.game_store import StoredGame
+from fanshot.api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
+from fanshot.scoring.game import Setup, check_setup, replay, scoresheet
 
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
 JSON_ERRORS = {status: {"description": description, "content": {"application/json": {"schema": {

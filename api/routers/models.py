@@ -6,10 +6,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
-from api.errors import Refusal, error_responses
-from api.model_versions import Busy, NotEnough
-from api.models import ActiveModel, AdaptJob, ModelListing
+from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
+from fanshot.api.errors import Refusal, error_responses
+from fanshot.api.model_versions import Busy, NotEnough
+from fanshot.api.models import ActiveModel, AdaptJob, ModelListing
 
 router = APIRouter()
 

@@ -8,9 +8,9 @@ import logging
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from api.dependencies import MetricsDep, StoreDep
-from api.errors import error_responses, errors
-from api.models import Ready
+from fanshot.api.dependencies import MetricsDep, StoreDep
+from fanshot.api.errors import error_responses, errors
+from fanshot.api.models import Ready
 
 log = logging.getLogger(__name__)
 router = APIRouter()

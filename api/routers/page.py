@@ -7,7 +7,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
-from api.models import Health
+from fanshot.api.models import Health
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 router = APIRouter()

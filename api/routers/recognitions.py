@@ -12,7 +12,7 @@ from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import JSONResponse
 from PIL import Image
 
-from api.dependencies import (
+from fanshot.api.dependencies import (
     MetricsDep,
     ModelLoaderDep,
     ModelVersionsDep,
@@ -20,14 +20,14 @@ from api.dependencies import (
     RecognizerDep,
     StoreDep,
 )
-from api.errors import Refusal, error_responses, scorer_refusals
-from api.model_versions import BASE
-from api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
-from api.store import PreconditionFailed, entity_tag
-from scoring import rules
-from scoring.hand import parse_context, parse_hand
-from scoring.validate import check_draft
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.api.errors import Refusal, error_responses, scorer_refusals
+from fanshot.api.model_versions import BASE
+from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
+from fanshot.api.store import PreconditionFailed, entity_tag
+from fanshot.scoring import rules
+from fanshot.scoring.hand import parse_context, parse_hand
+from fanshot.scoring.validate import check_draft
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
 IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
                                      "stored only if it has not changed since (else 412)")]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-import scoring
-from api.errors import error_responses, scorer_refusals
-from api.models import RulesetDetails, RulesetSummary
+from fanshot import scoring
+from fanshot.api.errors import error_responses, scorer_refusals
+from fanshot.api.models import RulesetDetails, RulesetSummary
 
 router = APIRouter()
 

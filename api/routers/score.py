@@ -7,9 +7,9 @@ from typing import Annotated
 import orjson
 from fastapi import APIRouter, Body, Response
 
-import scoring
-from api.errors import scorer_refusals
-from api.models import ScoreRequestJSON, ScoreResponse, scorer_input
+from fanshot import scoring
+from fanshot.api.errors import scorer_refusals
+from fanshot.api.models import ScoreRequestJSON, ScoreResponse, scorer_input
 
 router = APIRouter()
 

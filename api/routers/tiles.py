@@ -6,8 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from api.models import TileName
-from scoring.tiles import DETECTOR_CLASSES, names
+from fanshot.api.models import TileName
+from fanshot.scoring.tiles import DETECTOR_CLASSES, names
 
 TILE_NAMES = [{"code": code, "zh": names(code)[0], "en": names(code)[1]} for code in DETECTOR_CLASSES]
 router = APIRouter()

@@ -38,9 +38,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFont
 
-from datasets.errors import DatasetError
-from datasets.synth.drawn import drawn_faces
-from datasets.synth.faces import (
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth.drawn import drawn_faces
+from fanshot.datasets.synth.faces import (
     BACK_COLOURS,
     FACE_CODES,
     FaceSet,

@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from datasets.errors import DatasetError
-from datasets.synth.art import unpack
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth.art import unpack
 
 PACKAGE = "lomiri-wallpapers-16.04"
 PHOTOS_DIR = "usr/share/backgrounds"

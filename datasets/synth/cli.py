@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from datasets.cli import _guarded
+from fanshot.datasets.cli import _guarded
 
 
 def _synth(args: argparse.Namespace) -> int:
-    from datasets.synth.dataset import synth_dataset
+    from fanshot.datasets.synth.dataset import synth_dataset
 
     cache = args.art_cache if (args.art_cache / "faces").is_dir() else None
     if cache is None:
@@ -27,8 +27,8 @@ def _synth(args: argparse.Namespace) -> int:
 
 
 def _art(args: argparse.Namespace) -> int:
-    from datasets.synth.art import SOURCE_NAMES, build_cache, write_contact_sheets
-    from datasets.synth.backgrounds import build_backgrounds
+    from fanshot.datasets.synth.art import SOURCE_NAMES, build_cache, write_contact_sheets
+    from fanshot.datasets.synth.backgrounds import build_backgrounds
 
     names = args.source or list(SOURCE_NAMES)
     missing = [name for name in names if args.refresh or not (args.cache / "faces" / name / "source.json").is_file()]
@@ -42,7 +42,7 @@ def _art(args: argparse.Namespace) -> int:
 
 
 def _evalsets(args: argparse.Namespace) -> int:
-    from datasets.synth.evalsets import build_eval_sets, build_train_rows
+    from fanshot.datasets.synth.evalsets import build_eval_sets, build_train_rows
 
     if args.train_rows:
         tiles = build_train_rows(args.out, args.train_rows, args.seed, args.web_tiles)
@@ -54,7 +54,7 @@ def _evalsets(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from datasets.synth.art import ADAPTATION_SOURCE_NAMES, DEFAULT_CACHE, SOURCE_NAMES
+    from fanshot.datasets.synth.art import ADAPTATION_SOURCE_NAMES, DEFAULT_CACHE, SOURCE_NAMES
 
     parser = subparsers.add_parser("synth", help="render synthetic photos of winning hands with YOLO labels")
     parser.add_argument("--n", type=int, required=True, help="number of images")
@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "ink, harsher light, glare, cast shadows, blur, noise, JPEG 30-95")
     parser.set_defaults(run=_guarded(_synth))
 
-    from datasets.synth.evalsets import WEB_TILES
+    from fanshot.datasets.synth.evalsets import WEB_TILES
 
     parser = subparsers.add_parser("evalsets", help="build the per-set evaluation sets (held-out web crops as "
                                    "close-ups, mixed-set rows, small tiles in 12 MP photos, clutter)")

@@ -6,7 +6,7 @@
     OUT/labels/synth_000000.txt     YOLO boxes in the 43 detector classes
     CROPS/<code>/synth_000000_00.png   each tile cut out with a detector-like jittered box (ImageFolder)
 
-Image i depends only on (seed, i): its request (scoring.generate's i-th of the corpus, or for a share of
+Image i depends only on (seed, i): its request (datasets.synth.hands's i-th of the corpus, or for a share of
 images a later draw that has a concealed kong, so that face-down backs are common enough to learn) and its
 randomness np.random.default_rng([seed, i]); so images render in parallel and any one can be re-rendered alone.
 """
@@ -24,19 +24,19 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.errors import DatasetError
-from datasets.synth.art import SOURCE_NAMES, SOURCES
-from datasets.synth.backgrounds import load_backgrounds
-from datasets.synth.drawn import drawn_faces
-from datasets.synth.faces import FaceSet, load_face_sets
-from datasets.synth.layout import Placed, place_hand
-from datasets.synth.looks import draw_look
-from datasets.synth.scene import Look, Scene, render
-from datasets.synth.variants import randomise_faces
-from datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
-from scoring.generate import RULESETS, corpus, random_request
-from scoring.tiles import BACK, to_string
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth.art import SOURCE_NAMES, SOURCES
+from fanshot.datasets.synth.backgrounds import load_backgrounds
+from fanshot.datasets.synth.drawn import drawn_faces
+from fanshot.datasets.synth.faces import FaceSet, load_face_sets
+from fanshot.datasets.synth.hands import RULESETS, corpus, random_request
+from fanshot.datasets.synth.layout import Placed, place_hand
+from fanshot.datasets.synth.looks import draw_look
+from fanshot.datasets.synth.scene import Look, Scene, render
+from fanshot.datasets.synth.variants import randomise_faces
+from fanshot.datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
+from fanshot.scoring.tiles import BACK, to_string
 
 SYSTEM_CJK_FONTS = ("/usr/share/fonts/truetype/wqy", "/usr/share/fonts/opentype/noto",
                     "/usr/share/fonts/truetype/arphic")

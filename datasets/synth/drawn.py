@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, IVORY, FaceSet, fit_face
+from fanshot.datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, IVORY, FaceSet, fit_face
 
 SCALE = 3  # drawn this many times larger, then reduced (smooth edges)
 W, H = FACE_W * SCALE, FACE_H * SCALE

@@ -27,12 +27,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.errors import DatasetError
-from datasets.synth.distractors import scatter
-from datasets.synth.textures import table_texture
-from datasets.yolo import box_from_corners, format_data_yaml, format_labels
-from scoring.tiles import parse
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth.distractors import scatter
+from fanshot.datasets.synth.textures import table_texture
+from fanshot.datasets.yolo import box_from_corners, format_data_yaml, format_labels
+from fanshot.scoring.tiles import parse
 
 WEB_TILES = Path(__file__).resolve().parents[3] / "shared/data/web-tiles-camerash"
 HOLD_OUT_FROM = 210  # crops 210-314, a third of 314 by contiguous numbers, are held out

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scoring.tiles import BACK, DETECTOR_CLASSES
+from fanshot.scoring.tiles import BACK, DETECTOR_CLASSES
 
 FACE_W, FACE_H = 96, 128
 FACE_CODES: tuple[str, ...] = tuple(code for code in DETECTOR_CLASSES if code != BACK)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring.tiles import BACK, parse
+from fanshot.scoring.tiles import BACK, parse
 
 FLAT, DOWN, STANDING = "flat", "down", "standing"
 DEPTH = 1.75  # row pitch: a lying tile's length plus some room

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from datasets.synth.layout import FLAT, STANDING, Placed
-from datasets.synth.scene import Effects, Look
-from datasets.synth.textures import KINDS
+from fanshot.datasets.synth.layout import FLAT, STANDING, Placed
+from fanshot.datasets.synth.scene import Effects, Look
+from fanshot.datasets.synth.textures import KINDS
 
 # Tile width as a share of the frame's shorter side, by framing: a whole hand; a hand small in the frame; a
 # close-up of one to three tiles, up to one filling it.

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets.synth.backgrounds import photo_texture
-from datasets.synth.distractors import scatter
-from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, IVORY, back_face
-from datasets.synth.layout import DOWN, STANDING, Placed
-from datasets.synth.textures import table_texture
+from fanshot.datasets.synth.backgrounds import photo_texture
+from fanshot.datasets.synth.distractors import scatter
+from fanshot.datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, IVORY, back_face
+from fanshot.datasets.synth.layout import DOWN, STANDING, Placed
+from fanshot.datasets.synth.textures import table_texture
 
 LENGTH = 1.33
 SIZES = ((1024, 768), (960, 960), (1024, 640), (768, 1024))

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from datasets.synth.faces import FACE_H, FACE_W, IVORY, FaceSet
+from fanshot.datasets.synth.faces import FACE_H, FACE_W, IVORY, FaceSet
 
 FIVES = ("5m", "5p", "5s")
 FLOWERS = tuple(f"{n}f" for n in range(1, 9))

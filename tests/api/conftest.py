@@ -17,8 +17,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api.app import create_app
-from api.database import open_database, upgrade
+from fanshot.api.app import create_app
+from fanshot.api.database import open_database, upgrade
 from tests.services import free_port  # noqa: F401 - the tests that start servers import it from here
 
 SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.analysis import analyse
+from fanshot.scoring.analysis import analyse
 
 WAITING = {"hand": {"concealed": "123m456p789s555s1z"}, "context": {"seat_wind": "2z"}}
 

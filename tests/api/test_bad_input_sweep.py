@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from api.app import create_app
+from fanshot.api.app import create_app
 from tests.api.conftest import jpeg, local_client
 from tests.vision.test_image import png_of_zeros
 

@@ -20,7 +20,7 @@ import pytest
 import uvicorn
 from PIL import Image, ImageDraw, ImageFont
 
-from api.app import create_app
+from fanshot.api.app import create_app
 from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
 from tests.api.test_durability import free_port
 

@@ -6,7 +6,7 @@ from contextlib import closing
 import httpx
 import numpy as np
 
-from api.store import Store
+from fanshot.api.store import Store
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_recognitions import confirmation_of
 

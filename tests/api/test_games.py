@@ -12,10 +12,10 @@ import threading
 import httpx
 import pytest
 
-from api.app import create_app
-from api.database import open_database, sqlite_url, upgrade
-from api.game_events import LocalGameEvents, PostgresGameEvents
-from api.game_store import SqlGameStore
+from fanshot.api.app import create_app
+from fanshot.api.database import open_database, sqlite_url, upgrade
+from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
+from fanshot.api.game_store import SqlGameStore
 from tests.api.conftest import fake_recognize, free_port, serve
 
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]

@@ -13,9 +13,9 @@ import httpx
 import numpy as np
 import pytest
 
-from api.store import Store
-from datasets.classes import CLASS_INDEX
+from fanshot.api.store import Store
 from fanshot.cli import main
+from fanshot.datasets.classes import CLASS_INDEX
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_games import CHICKEN, PLAYERS, read_event, self_draw
 

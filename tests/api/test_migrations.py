@@ -11,8 +11,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from api.app import create_app
-from api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
+from fanshot.api.app import create_app
+from fanshot.api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
 from fanshot.cli import main
 from tests.api.conftest import fake_load_models, fake_recognize, local_client
 

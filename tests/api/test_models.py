@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from fanshot.api.app import create_app
 from tests.api.conftest import fake_name_tile, fake_recognize, jpeg, local_client
 
 
@@ -177,10 +177,10 @@ def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage
 
 
 def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
-    from datasets.classes import CLASSES
-    from datasets.synth.dataset import synth_dataset
-    from vision import adapt as adapting
-    from vision.recognize import MODELS_DIR
+    from fanshot.datasets.classes import CLASSES
+    from fanshot.datasets.synth.dataset import synth_dataset
+    from fanshot.vision import adapt as adapting
+    from fanshot.vision.recognize import MODELS_DIR
 
     if not (MODELS_DIR / "vision.json").is_file():
         pytest.skip("models/ has no vision.json")

@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.app import create_app
-from api.work import RecognitionPool
+from fanshot.api.app import create_app
+from fanshot.api.work import RecognitionPool
 from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from api.errors import HTTP_CODES
-from scoring.errors import ERROR_CODES
+from fanshot.api.errors import HTTP_CODES
+from fanshot.scoring.errors import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 # The codes the API and the photo reader raise themselves, read from their source so a new one cannot be missed.

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from api.app import create_app
+from fanshot.api.app import create_app
+from fanshot.vision.image import MAX_ASPECT, MIN_SIDE
 from tests.api.conftest import local_client, real_photo
-from vision.image import MAX_ASPECT, MIN_SIDE
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

@@ -5,10 +5,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
-from api.app import create_app
-from datasets.importer import read_dataset
-from datasets.yolo import parse_data_yaml, parse_labels
-from scoring.tiles import DETECTOR_CLASSES
+from fanshot.api.app import create_app
+from fanshot.datasets.importer import read_dataset
+from fanshot.datasets.yolo import parse_data_yaml, parse_labels
+from fanshot.scoring.tiles import DETECTOR_CLASSES
 from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
 from tests.vision.test_image import png_header_only
 
@@ -259,7 +259,7 @@ def test_errors_never_leak_internals(tmp_path):
 
 def test_missing_recognizer_is_503(tmp_path):
     def absent(image, models_dir):
-        raise ModuleNotFoundError("No module named 'vision.recognize'")
+        raise ModuleNotFoundError("No module named 'fanshot.vision.recognize'")
     client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 503 and response.json()["errors"][0]["code"] == "model_unavailable"

@@ -9,8 +9,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from api.app import create_app
-from api.security import Security
+from fanshot.api.app import create_app
+from fanshot.api.security import Security
 from tests.api.conftest import fake_recognize
 
 schemathesis = pytest.importorskip("schemathesis", reason="pip install schemathesis")

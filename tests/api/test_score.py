@@ -1,10 +1,7 @@
 import pytest
 
-import scoring
-from api.models import ScoreResponse
-
-if not hasattr(scoring, "score"):
-    pytest.skip("scoring.score is not written yet (issue 2)", allow_module_level=True)
+from fanshot import scoring
+from fanshot.api.models import ScoreResponse
 
 REQUEST = {
     "ruleset": "jipinghu",
@@ -96,7 +93,7 @@ QIANGGANG = {
 
 @pytest.mark.parametrize("body", [REQUEST, QIANGGANG], ids=["jipinghu", "qianggang"])
 def test_score_response_model_validates_what_the_api_returns(client, body):
-    from api.models import ScoreResponse
+    from fanshot.api.models import ScoreResponse
 
     returned = client.post("/v1/score", json=body).json()
     model = ScoreResponse.model_validate(returned)

@@ -4,8 +4,8 @@ the optional access token, and security headers."""
 import httpx
 import pytest
 
-from api.app import create_app
-from api.security import Security, host_name, machine_addresses
+from fanshot.api.app import create_app
+from fanshot.api.security import Security, host_name, machine_addresses
 from tests.api.conftest import fake_recognize, free_port, jpeg, local_client, serve
 
 TOKEN = "s3cret-token"

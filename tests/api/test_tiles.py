@@ -2,7 +2,7 @@
 
 import pytest
 
-from scoring.tiles import DETECTOR_CLASSES, names
+from fanshot.scoring.tiles import DETECTOR_CLASSES, names
 
 
 def test_the_vocabulary_is_the_scorers_names_of_every_detector_class(client):

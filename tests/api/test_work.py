@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from api.app import create_app
-from api.work import MemoryBudget, RecognitionPool
+from fanshot.api.app import create_app
+from fanshot.api.work import MemoryBudget, RecognitionPool
 from tests.api.conftest import fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 

@@ -20,9 +20,9 @@ from benchmarks.peer_detector import (
     tally_subset,
     true_codes_under,
 )
-from scoring.tiles import PLAYING_TILES
-from vision.evaluate import Tally
-from vision.metrics import Boxes
+from fanshot.scoring.tiles import PLAYING_TILES
+from fanshot.vision.evaluate import Tally
+from fanshot.vision.metrics import Boxes
 
 # mahjong_detector.predict.CLASS_NAMES of version 0.0.6, in its order.
 PEER_CLASSES_0_0_6 = [

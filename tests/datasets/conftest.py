@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from datasets.yolo import Box
+from fanshot.datasets.yolo import Box
 
 MakeDataset = Callable[..., Path]
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from datasets.classes import CLASS_INDEX, CLASSES, ROBOFLOW_NAMES, code_map
-from datasets.errors import DatasetError
-from scoring.tiles import DETECTOR_CLASSES
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES, ROBOFLOW_NAMES, code_map
+from fanshot.datasets.errors import DatasetError
+from fanshot.scoring.tiles import DETECTOR_CLASSES
 
 
 def test_classes_are_the_detector_classes_in_order() -> None:

@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.classes import CLASSES
-from datasets.synth.distractors import DISTRACTORS, scatter
-from datasets.synth.evalsets import (
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.synth.distractors import DISTRACTORS, scatter
+from fanshot.datasets.synth.evalsets import (
     HOLD_OUT_FROM,
     Crop,
     build_eval_sets,
@@ -21,10 +21,10 @@ from datasets.synth.evalsets import (
     web_crops,
     write_rows,
 )
-from datasets.synth.faces import FACE_H, FACE_W, IVORY
-from datasets.synth.variants import blank_white, framed_white, ink, randomise_faces, red_painted
-from datasets.yolo import parse_labels, read_split
-from scoring.tiles import parse
+from fanshot.datasets.synth.faces import FACE_H, FACE_W, IVORY
+from fanshot.datasets.synth.variants import blank_white, framed_white, ink, randomise_faces, red_painted
+from fanshot.datasets.yolo import parse_labels, read_split
+from fanshot.scoring.tiles import parse
 
 COLOURS = {"1m": (255, 0, 0), "2p": (0, 255, 0), "3s": (0, 0, 255)}
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from datasets.classes import CLASSES
-from datasets.errors import DatasetError
-from datasets.export import export
-from datasets.importer import import_yolo, read_dataset
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.export import export
+from fanshot.datasets.importer import import_yolo, read_dataset
 from tests.datasets.conftest import rounded
 
 SPLITS = {

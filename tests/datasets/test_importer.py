@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.errors import DatasetError
-from datasets.importer import import_yolo, read_dataset
-from datasets.yolo import parse_data_yaml
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import import_yolo, read_dataset
+from fanshot.datasets.yolo import parse_data_yaml
 
 NAMES = ["bs1", "sc1", "hdw", "hdg", "hdr"]  # a foreign order, as in the shared set
 

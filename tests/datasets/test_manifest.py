@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.errors import DatasetError
-from datasets.manifest import write_manifest
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.manifest import write_manifest
 
 
 def label(*codes: str) -> str:

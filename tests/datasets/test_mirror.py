@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.mirror import find_mirrored, group_verdicts, relative_mirroring, source_stem
-from datasets.yolo import Box, Example
+from fanshot.datasets.mirror import find_mirrored, group_verdicts, relative_mirroring, source_stem
+from fanshot.datasets.yolo import Box, Example
 
 
 @pytest.mark.parametrize(("stem", "source"), [

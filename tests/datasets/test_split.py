@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from datasets.errors import DatasetError
-from datasets.importer import read_dataset
-from datasets.split import assign_groups, dhash, group_photos, split_dataset
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import read_dataset
+from fanshot.datasets.split import assign_groups, dhash, group_photos, split_dataset
 from tests.datasets.conftest import write_image
 
 

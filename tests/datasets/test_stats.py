@@ -3,14 +3,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from datasets.stats import dataset_stats, format_stats
+from fanshot.datasets.stats import dataset_stats, format_stats
 
 # Our codes: index 0 is 1m, 42 is back.
 LABELS = {"a": "0 .5 .5 .1 .1\n0 .2 .2 .1 .1\n42 .7 .7 .1 .1\n", "b": "", "c": "33 .5 .5 .1 .1\n"}
 
 
 def test_dataset_stats(make_dataset, tmp_path: Path) -> None:
-    from datasets.classes import CLASSES
+    from fanshot.datasets.classes import CLASSES
 
     stats = dataset_stats(make_dataset(list(CLASSES), {"train": LABELS, "test": {"d": "1 .5 .5 .1 .1\n"}}))
     train = stats["train"]

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.classes import CLASS_INDEX, CLASSES
-from datasets.errors import DatasetError
-from datasets.synth import art, cli
-from datasets.synth.art import (
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth import art, cli
+from fanshot.datasets.synth.art import (
     KMAHJONGG_IDS,
     REAL_GIF_ORDER,
     UNICODE_TILES,
@@ -25,7 +25,7 @@ from datasets.synth.art import (
     gnome_order,
     write_contact_sheets,
 )
-from datasets.synth.dataset import (
+from fanshot.datasets.synth.dataset import (
     hand_requests,
     has_concealed_kong,
     jitter_box,
@@ -34,14 +34,14 @@ from datasets.synth.dataset import (
     sidecar,
     synth_dataset,
 )
-from datasets.synth.drawn import drawn_faces
-from datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, grid_faces, load_face_sets, save_face_set
-from datasets.synth.layout import place_hand
-from datasets.synth.scene import RenderedTile
-from datasets.yolo import format_labels, parse_labels
-from scoring.generate import corpus
-from scoring.score import score
-from scoring.tiles import BACK, parse
+from fanshot.datasets.synth.drawn import drawn_faces
+from fanshot.datasets.synth.faces import FACE_CODES, FACE_H, FACE_W, grid_faces, load_face_sets, save_face_set
+from fanshot.datasets.synth.hands import corpus
+from fanshot.datasets.synth.layout import place_hand
+from fanshot.datasets.synth.scene import RenderedTile
+from fanshot.datasets.yolo import format_labels, parse_labels
+from fanshot.scoring.score import score
+from fanshot.scoring.tiles import BACK, parse
 
 SETS = {"drawn": drawn_faces(None)}
 KONG_REQUEST = {"ruleset": "jipinghu", "hand": {

@@ -12,14 +12,15 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from datasets.classes import CLASS_INDEX
-from datasets.synth.backgrounds import PACKAGE, PHOTOS_DIR, build_backgrounds, load_backgrounds, photo_licences
-from datasets.synth.dataset import Extras, hand_requests, randomisation_extras, render_example, shown_width
-from datasets.synth.distractors import DISTRACTORS
-from datasets.synth.drawn import drawn_faces
-from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W
-from datasets.synth.layout import FLAT, STANDING, Placed, place_hand
-from datasets.synth.looks import (
+from fanshot.datasets.classes import CLASS_INDEX
+from fanshot.datasets.synth.backgrounds import PACKAGE, PHOTOS_DIR, build_backgrounds, load_backgrounds, photo_licences
+from fanshot.datasets.synth.dataset import Extras, hand_requests, randomisation_extras, render_example, shown_width
+from fanshot.datasets.synth.distractors import DISTRACTORS
+from fanshot.datasets.synth.drawn import drawn_faces
+from fanshot.datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W
+from fanshot.datasets.synth.hands import corpus
+from fanshot.datasets.synth.layout import FLAT, STANDING, Placed, place_hand
+from fanshot.datasets.synth.looks import (
     BODIES,
     MAX_TILT,
     closeup,
@@ -30,12 +31,11 @@ from datasets.synth.looks import (
     draw_view,
     upside_down,
 )
-from datasets.synth.scene import Effects, Look, camera_effects, look_at, render, tile_corners
-from datasets.synth.textures import KINDS, table_texture
-from datasets.synth.variants import FLOWERS, ink, painted_flower, randomise_faces
-from datasets.yolo import box_from_corners, format_labels
-from scoring.generate import corpus
-from scoring.tiles import BACK
+from fanshot.datasets.synth.scene import Effects, Look, camera_effects, look_at, render, tile_corners
+from fanshot.datasets.synth.textures import KINDS, table_texture
+from fanshot.datasets.synth.variants import FLOWERS, ink, painted_flower, randomise_faces
+from fanshot.datasets.yolo import box_from_corners, format_labels
+from fanshot.scoring.tiles import BACK
 from tests.datasets.test_synth import KONG_REQUEST, SETS, assert_labels_fit, run_cli
 
 CALM = Effects(exposure=1.0, white_balance=(1.0, 1.0, 1.0), glare=0.0, cast_shadow=0.0, blur=0.0, noise=0.0,

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from datasets.errors import DatasetError
-from datasets.yolo import (
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import (
     Box,
     format_data_yaml,
     format_labels,

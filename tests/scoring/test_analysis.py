@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from scoring import score
-from scoring import tiles as t
-from scoring.analysis import analyse, shanten
-from scoring.errors import ScoringError
-from scoring.generate import RULESETS, random_request, random_tiles
-from scoring.hand import Hand
-from scoring.rules import load
-from scoring.score import candidates
+from fanshot.datasets.synth.hands import RULESETS, random_request, random_tiles
+from fanshot.scoring import score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.analysis import analyse, shanten
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.hand import Hand
+from fanshot.scoring.rules import load
+from fanshot.scoring.score import candidates
 
 # The library's winning shapes are ours with 七对 on: 4 sets + a pair, seven distinct pairs, thirteen orphans.
 SAME_SHAPES = {"seven_pairs": True, "seven_pairs_quads": False}

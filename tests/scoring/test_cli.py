@@ -8,9 +8,9 @@ import json
 import pytest
 
 from fanshot.cli import main
-from scoring import score
-from scoring.analysis import analyse
-from scoring.cli import hand_from_notation
+from fanshot.scoring import score
+from fanshot.scoring.analysis import analyse
+from fanshot.scoring.cli import hand_from_notation
 
 CHICKEN = "123m456p789s555s11z"
 

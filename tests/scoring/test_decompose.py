@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from scoring import score
-from scoring import tiles as t
-from scoring.decompose import Arrangement, arrangements
-from scoring.hand import Meld
+from fanshot.scoring import score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.decompose import Arrangement, arrangements
+from fanshot.scoring.hand import Meld
 
 
 def readings(concealed: str, ghosts: int = 0, melds: tuple[Meld, ...] = (), *, seven_pairs: bool = False,
@@ -226,7 +226,7 @@ def test_block_tables_match_the_search() -> None:
     """Each suit's precomputed splits, and the honours' direct split, are exactly the general search's (`_standard`
     without ghosts), for every vector the suit table holds and for random ones of at most 14 tiles (absent from the
     table when no split exists)."""
-    from scoring.decompose import _honour_splits, _standard, _suit_group_table, _suit_table
+    from fanshot.scoring.decompose import _honour_splits, _standard, _suit_group_table, _suit_table
 
     def searched(start: int, counts: tuple[int, ...]) -> set:
         size = sum(counts)

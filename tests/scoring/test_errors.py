@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import ScoringError, score
-from scoring.errors import ERROR_CODES
+from fanshot.scoring import ScoringError, score
+from fanshot.scoring.errors import ERROR_CODES
 
 BASIC = "123m456p789s555s11z"  # a 14-tile chicken hand
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import ScoringError, score
-from scoring import tiles as t
-from scoring.game import check_setup, replay, scoresheet, several_winners_allowed, transfers
-from scoring.rules import load
+from fanshot.scoring import ScoringError, score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.game import check_setup, replay, scoresheet, several_winners_allowed, transfers
+from fanshot.scoring.rules import load
 
 CHICKEN = "123m456p789s555s11z"
 EAST_PUNG = "123m456p789s111z22m"  # 东 pung: seat wind and prevalent wind extras for whoever sits East

@@ -6,8 +6,8 @@ import contextlib
 
 import pytest
 
-from scoring import ScoringError, score
-from scoring.hand import Meld, Stake, WinContext, parse_context, parse_hand, parse_meld, parse_stake
+from fanshot.scoring import ScoringError, score
+from fanshot.scoring.hand import Meld, Stake, WinContext, parse_context, parse_hand, parse_meld, parse_stake
 
 MELD_ROWS = [
     # (id, raw meld, expected Meld)

@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from scoring import rules, score
-from scoring.hand import parse_context, parse_hand
-from scoring.patterns import PATTERNS, Situation
-from scoring.score import candidates
-from scoring.validate import ghost_tiles
+from fanshot.scoring import rules, score
+from fanshot.scoring.hand import parse_context, parse_hand
+from fanshot.scoring.patterns import PATTERNS, Situation
+from fanshot.scoring.score import candidates
+from fanshot.scoring.validate import ghost_tiles
 
 
 def applies(pid: str, concealed: str, melds=(), *, ruleset: str = "jipinghu", options=None, **context) -> int:
@@ -271,8 +271,8 @@ def test_chinese_names_follow_rules_md(pid, zh) -> None:
 def test_a_pattern_never_applies_without_the_facts_it_requires() -> None:
     """On 2,000 random winning hands of every rule set, each reading: a pattern whose `requires` are not all among
     the situation's facts returns 0, and a special win applies exactly when the context names it."""
-    from scoring.generate import corpus
-    from scoring.score import parse_request
+    from fanshot.datasets.synth.hands import corpus
+    from fanshot.scoring.score import parse_request
 
     checked = 0
     for request in corpus(2000, 7):

@@ -1,4 +1,4 @@
-"""Properties of the scorer over random legal winning hands (scoring.generate), checked with hypothesis."""
+"""Properties of the scorer over random legal winning hands (datasets.synth.hands), checked with hypothesis."""
 
 import math
 import random
@@ -8,13 +8,13 @@ from itertools import combinations_with_replacement
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import score
-from scoring import tiles as t
-from scoring.evaluate import evaluate
-from scoring.generate import RULESETS, random_request
-from scoring.patterns import Situation
-from scoring.score import candidates, parse_request
-from scoring.validate import ghost_tiles
+from fanshot.datasets.synth.hands import RULESETS, random_request
+from fanshot.scoring import score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.evaluate import evaluate
+from fanshot.scoring.patterns import Situation
+from fanshot.scoring.score import candidates, parse_request
+from fanshot.scoring.validate import ghost_tiles
 
 # Ghost-heavy 推倒胡 hands take up to a second each, so no deadline; few examples keep the file at a few seconds.
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

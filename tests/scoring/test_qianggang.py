@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ScoringError, score
-from scoring import tiles as t
+from fanshot.scoring import ScoringError, score
+from fanshot.scoring import tiles as t
 
 SEEDS = Path(__file__).resolve().parents[2] / "../shared/seeds"
 STAKE_123 = {"flower": 1, "kong": 2, "chicken": 3}  # 「常见的有1 2 3 、3个5、10 20 30等」 (seed 003 line 3)

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from scoring import rules
-from scoring.errors import ScoringError
-from scoring.rounds import Round, next_round
+from fanshot.scoring import rules
+from fanshot.scoring.errors import ScoringError
+from fanshot.scoring.rounds import Round, next_round
 
 SEEDS = Path(__file__).resolve().parents[2] / "../shared/seeds"
 

@@ -8,8 +8,8 @@ from importlib import resources
 
 import pytest
 
-from scoring import ScoringError, rules, ruleset_details, ruleset_summaries, score
-from scoring.patterns import PATTERNS
+from fanshot.scoring import ScoringError, rules, ruleset_details, ruleset_summaries, score
+from fanshot.scoring.patterns import PATTERNS
 
 NAMES = ["jipinghu", "qianggang", "tuidaohu", "xinzhang"]
 CHICKEN = "123m456p789s555s11z"
@@ -74,7 +74,7 @@ def test_summaries() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_files_hold_only_known_keys_and_patterns(name) -> None:
-    raw = tomllib.loads((resources.files("scoring") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
+    raw = tomllib.loads((resources.files("fanshot.scoring") / "rulesets" / f"{name}.toml").read_text(encoding="utf-8"))
     rules._check_file(name, raw)  # does not raise
     for table in rules.VALUE_TABLES:
         assert set(raw.get(table, {})) <= set(PATTERNS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import ScoringError, score, tiles
+from fanshot.scoring import ScoringError, score, tiles
 
 CHICKEN = "123m456p789s555s11z"  # 鸡胡: mixed suits, one pung that is no wind or dragon
 ELEVEN = "123m456p789s11z"  # beside a kong

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import score
-from scoring import tiles as t
-from scoring.settle import horse_hits, horse_offset
+from fanshot.scoring import score
+from fanshot.scoring import tiles as t
+from fanshot.scoring.settle import horse_hits, horse_offset
 
 
 def pung(tiles: str, by: str | None = None) -> dict:

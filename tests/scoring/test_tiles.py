@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import tiles as t
-from scoring.errors import ScoringError
+from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
 
 PARSE_ROWS = [
     # (text, kwargs, expected codes in input order)
@@ -146,7 +146,7 @@ def test_non_ascii_digits_are_bad_tiles(text) -> None:
 
 
 def test_fullwidth_digits_in_a_request_are_refused() -> None:
-    from scoring import score
+    from fanshot.scoring import score
 
     with pytest.raises(ScoringError) as caught:
         score({"hand": {"concealed": "１２３m456p789s555s11z"}})

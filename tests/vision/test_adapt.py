@@ -9,11 +9,11 @@ import numpy as np
 import onnx
 import pytest
 
-from datasets.synth.dataset import synth_dataset
 from fanshot.cli import main
-from scoring.tiles import BACK
-from vision import adapt, localiser_head
-from vision.adapt import (
+from fanshot.datasets.synth.dataset import synth_dataset
+from fanshot.scoring.tiles import BACK
+from fanshot.vision import adapt, localiser_head
+from fanshot.vision.adapt import (
     Head,
     Photo,
     base_head,
@@ -24,9 +24,9 @@ from vision.adapt import (
     split_held_out,
     write_classifier,
 )
-from vision.localiser_head import LocaliserHead, Look
-from vision.metrics import Boxes
-from vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
+from fanshot.vision.localiser_head import LocaliserHead, Look
+from fanshot.vision.metrics import Boxes
+from fanshot.vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
 
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
 

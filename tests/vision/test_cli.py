@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from datasets.classes import CLASSES
-from datasets.yolo import format_data_yaml
 from fanshot.cli import main
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.yolo import format_data_yaml
 
 SAMPLE = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
 SAMPLE = next(iter(sorted(SAMPLE.glob("*.jpg"))), SAMPLE)
@@ -56,7 +56,7 @@ def test_eval_without_a_set_is_refused(capsys):
 
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
 def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, capsys):
-    from vision.evaluate import read_photo
+    from fanshot.vision.evaluate import read_photo
 
     result, _ = read_photo(SAMPLE)
     codes = [t["code"] for t in result["tiles"]]

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
 
 
 def test_letterbox_keeps_aspect_and_centres():

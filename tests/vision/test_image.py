@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from PIL.JpegImagePlugin import JpegImageFile
 
-from vision.image import MAX_ASPECT, MIN_SIDE, PhotoError, draft_scale, fit_size, load_photo
+from fanshot.vision.image import MAX_ASPECT, MIN_SIDE, PhotoError, draft_scale, fit_size, load_photo
 
 
 def encode(image: Image.Image, format: str = "JPEG", **params) -> bytes:
@@ -168,7 +168,7 @@ MEASURE_DECODE = """
 import sys
 from pathlib import Path
 from PIL import Image
-from vision.image import RECOGNITION_MAX_SIDE, decode_bytes, draft_scale, is_jpeg, load_photo, _open
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, decode_bytes, draft_scale, is_jpeg, load_photo, _open
 
 def high_water_kb():
     return int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1])

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.layout import (
+from fanshot.vision.layout import (
     group_tiles,
     meld_of,
     place_hand,

@@ -5,9 +5,9 @@ import numpy as np
 import onnx
 import pytest
 
-from vision import localiser_head
-from vision.geometry import letterbox
-from vision.localiser_head import (
+from fanshot.vision import localiser_head
+from fanshot.vision.geometry import letterbox
+from fanshot.vision.localiser_head import (
     Look,
     Samples,
     anchor_points,
@@ -24,7 +24,7 @@ from vision.localiser_head import (
     soft_targets,
     write_localiser,
 )
-from vision.recognize import MODELS_DIR, session, to_tensor
+from fanshot.vision.recognize import MODELS_DIR, session, to_tensor
 
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "localiser.onnx").is_file(), reason="models/ has no localiser")
 

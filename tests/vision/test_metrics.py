@@ -1,7 +1,15 @@
 import numpy as np
 import pytest
 
-from vision.metrics import COCO_THRESHOLDS, Boxes, average_precision, class_ap, mean_ap, multiset_scores, stage_scores
+from fanshot.vision.metrics import (
+    COCO_THRESHOLDS,
+    Boxes,
+    average_precision,
+    class_ap,
+    mean_ap,
+    multiset_scores,
+    stage_scores,
+)
 
 
 def test_multiset_scores_are_micro_averaged():

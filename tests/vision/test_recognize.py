@@ -4,9 +4,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.geometry import turn_boxes
-from vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
+from fanshot.scoring.tiles import DETECTOR_CLASSES
+from fanshot.vision.geometry import turn_boxes
+from fanshot.vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(),
@@ -24,7 +24,7 @@ def test_tile_entry_ranks_alternatives_and_leaves_backs_unranked():
 
 @needs_models
 def test_shipped_models_read_a_real_photo(tmp_path):
-    from vision.evaluate import evaluate_manifest, read_photo
+    from fanshot.vision.evaluate import evaluate_manifest, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
     result, _ = read_photo(photo)
@@ -52,8 +52,8 @@ def test_shipped_models_read_a_real_photo(tmp_path):
 
 @needs_models
 def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_path):
-    from datasets.yolo import format_data_yaml
-    from vision.evaluate import evaluate_yolo, read_photo
+    from fanshot.datasets.yolo import format_data_yaml
+    from fanshot.vision.evaluate import evaluate_yolo, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
     result, _ = read_photo(photo)
@@ -74,8 +74,8 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
 @needs_models
 @pytest.mark.parametrize(("conf", "expected"), [(None, DEFAULT_CONF), (0.42, 0.42), (1.5, 1.5)])
 def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected):
-    from vision.evaluate import read_photo
-    from vision.recognize import load_models
+    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.recognize import load_models
 
     meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
     meta["localiser"].pop("conf", None)
@@ -92,7 +92,7 @@ def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected
 
 @needs_models
 def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it():
-    from vision.image import RECOGNITION_MAX_SIDE, load_photo
+    from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
     image = load_photo(sorted(SAMPLES.glob("*.jpg"))[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
     tile = max((t for t in recognize(image)["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
@@ -107,13 +107,13 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     ([[1.0, 0.0, 0.0]], np.log(1 / np.finfo(np.float32).tiny)),  # a runner-up of 0 is floored, not divided by
 ])
 def test_sureness_is_the_mean_log_ratio_of_best_to_runner_up(probs, want):
-    from vision.recognize import sureness
+    from fanshot.vision.recognize import sureness
 
     assert sureness(np.array(probs, dtype=np.float32)) == pytest.approx(want, rel=1e-5)
 
 
 def test_sureness_still_tells_readings_apart_whose_best_probabilities_both_saturate():
-    from vision.recognize import sureness
+    from fanshot.vision.recognize import sureness
 
     surer = np.array([[0.99999, 0.00001, 0.0]], dtype=np.float32)
     less_sure = np.array([[0.9999, 0.0001, 0.0]], dtype=np.float32)
@@ -126,7 +126,7 @@ HAND_PHOTO = SAMPLES / "hand_003_jpg.rf.567b6dbf8e3e90aedaa336215137bf82.jpg"  #
 @needs_models
 @pytest.mark.parametrize("quarter_turns", [1, -1])
 def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own_pixels(quarter_turns):
-    from vision.image import load_photo
+    from fanshot.vision.image import load_photo
 
     upright = load_photo(HAND_PHOTO.read_bytes())
     rolled = np.ascontiguousarray(np.rot90(upright, quarter_turns))
@@ -143,8 +143,8 @@ def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own
 
 @needs_models
 def test_a_photo_turned_upside_down_is_read_the_right_way_up():
-    from vision.image import load_photo
-    from vision.recognize import Found, classify, find_tiles, load_models, right_way_up
+    from fanshot.vision.image import load_photo
+    from fanshot.vision.recognize import Found, classify, find_tiles, load_models, right_way_up
 
     models = load_models()
     upright = load_photo(HAND_PHOTO.read_bytes())

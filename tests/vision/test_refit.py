@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.errors import DatasetError
-from datasets.synth.dataset import synth_dataset
 from fanshot.cli import main
-from vision import adapt, refit
-from vision.adapt import Head, Photo
-from vision.recognize import MODELS_DIR, NOT_A_TILE
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.synth.dataset import synth_dataset
+from fanshot.vision import adapt, refit
+from fanshot.vision.adapt import Head, Photo
+from fanshot.vision.recognize import MODELS_DIR, NOT_A_TILE
 
 needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
 

@@ -4,8 +4,8 @@ tiles or as a close-up's lone tile, and that the zoom pass is steered by the sur
 import numpy as np
 import pytest
 
-import vision.recognize
-from vision.recognize import (
+import fanshot.vision.recognize
+from fanshot.vision.recognize import (
     GUIDE_FLOOR,
     LONE_CODE_P,
     LONE_MIN_SHARE,
@@ -99,7 +99,7 @@ def test_the_zoom_pass_counts_only_sure_finds(monkeypatch):
         return (boxes[keep], scores[keep], ["face"] * int(keep.sum())) if fill == 1 else (np.zeros((0, 4)),
                                                                                            np.zeros(0), [])
 
-    monkeypatch.setattr(vision.recognize, "localise", localise)
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", localise)
     models = type("Models", (), {"localiser_size": 416})()
     found, look = find_tiles(np.zeros((400, 400, 3), np.uint8), models, CONF, floor=0.3)
     # one localiser run decodes down to the faint finds that may guide the closer look; the floor decides the finds

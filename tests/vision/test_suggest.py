@@ -1,6 +1,6 @@
 import pytest
 
-from vision.suggest import suggest
+from fanshot.vision.suggest import suggest
 
 ONE_ROW = [{"kind": "concealed", "tiles": list(range(14))}]
 

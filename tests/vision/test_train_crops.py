@@ -2,9 +2,9 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.classes import CLASSES
-from datasets.yolo import format_data_yaml
-from vision.train import JITTER_SCALE, build_crop_dataset, jitter_box
+from fanshot.datasets.classes import CLASSES
+from fanshot.datasets.yolo import format_data_yaml
+from fanshot.vision.train import JITTER_SCALE, build_crop_dataset, jitter_box
 
 
 def _yolo(root, split, labels):
@@ -48,16 +48,16 @@ def test_a_jittered_box_side_is_scaled_by_up_to_the_jitter_scale_and_spreads_tha
 
 
 def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
-    import vision.recognize
-    from vision.recognize import Found
-    from vision.refit import source_photos
-    from vision.train import NEGATIVE_VAL_EVERY, add_negative_crops
+    import fanshot.vision.recognize
+    from fanshot.vision.recognize import Found
+    from fanshot.vision.refit import source_photos
+    from fanshot.vision.train import NEGATIVE_VAL_EVERY, add_negative_crops
 
     photos = tmp_path / "photos"
     _yolo(photos, "", {f"p{i}": line("1m") for i in range(NEGATIVE_VAL_EVERY)})  # a tile at x 40-60, y 35-65
     boxes = np.array([[41, 36, 59, 64], [80, 10, 95, 30], [48, 40, 70, 70]], np.float32)  # the tile, a key, half on it
-    monkeypatch.setattr(vision.recognize, "load_models", lambda models_dir: None)
-    monkeypatch.setattr(vision.recognize, "find_tiles",
+    monkeypatch.setattr(fanshot.vision.recognize, "load_models", lambda models_dir: None)
+    monkeypatch.setattr(fanshot.vision.recognize, "find_tiles",
                         lambda image, models, conf: (Found(boxes, np.ones(3), ["face"] * 3), "single"))
 
     added = add_negative_crops([source_photos(photos)], tmp_path / "crops", tmp_path / "models", size=16)

@@ -7,10 +7,10 @@ import pytest
 
 pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
 
-from datasets.synth.dataset import synth_dataset  # noqa: E402
 from fanshot.cli import main  # noqa: E402
-from vision.image import load_photo  # noqa: E402
-from vision.recognize import load_models, recognize  # noqa: E402
+from fanshot.datasets.synth.dataset import synth_dataset  # noqa: E402
+from fanshot.vision.image import load_photo  # noqa: E402
+from fanshot.vision.recognize import load_models, recognize  # noqa: E402
 
 
 def test_fanshot_train_smoke_run_exports_models_the_recogniser_loads(tmp_path, monkeypatch):

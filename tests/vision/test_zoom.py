@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.image import RECOGNITION_MAX_SIDE, load_photo
-from vision.recognize import (
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.recognize import (
     GUIDE_FLOOR,
     MODELS_DIR,
     ZOOM_IN_CONFIRM,
@@ -110,7 +110,7 @@ def test_the_zoomed_out_look_keeps_only_the_tiles_of_a_close_up(box, close_up):
 
 
 def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(monkeypatch):
-    import vision.recognize
+    import fanshot.vision.recognize
 
     small = row(700, 600, 10, 3)  # three tiles of a 1600×1200 photo, 2.6 px in the localiser's input
     looks = []
@@ -122,7 +122,7 @@ def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(mo
         boxes = small if len(looks) == 1 else row(5, 5, 40, 3)
         return boxes, np.full(len(boxes), 0.9), ["face"] * len(boxes)
 
-    monkeypatch.setattr(vision.recognize, "localise", localise)
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", localise)
     models = type("Models", (), {"localiser_size": 416})()
     found, look = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5)
     assert look == "in" and looks[1] < 1 and len(looks) == 3 and len(found) == 3
@@ -130,7 +130,7 @@ def test_few_small_tiles_with_no_frame_filling_one_are_still_looked_at_closer(mo
 
 @pytest.mark.parametrize(("unsure", "look"), [(ZOOM_IN_GUIDES, "in"), (ZOOM_IN_GUIDES - 1, "single")])
 def test_with_no_sure_tile_enough_unsure_finds_place_the_closer_look(monkeypatch, unsure, look):
-    import vision.recognize
+    import fanshot.vision.recognize
 
     faint = row(700, 600, 10, unsure)  # tiny tiles the localiser scores under the threshold, over the floor
 
@@ -142,7 +142,7 @@ def test_with_no_sure_tile_enough_unsure_finds_place_the_closer_look(monkeypatch
         closer = row(5, 5, 20, unsure)  # within the window, none cut by its edge
         return closer, np.full(len(closer), 0.9), ["face"] * len(closer)
 
-    monkeypatch.setattr(vision.recognize, "localise", localise)
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", localise)
     models = type("Models", (), {"localiser_size": 416})()
     found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
     assert looked == look
@@ -178,9 +178,10 @@ def faint_then_closer(faint: np.ndarray, closer_sure: int):
 
 @pytest.mark.parametrize(("faint", "look"), [(ZOOM_IN_GUIDES, "in"), (ZOOM_IN_GUIDES - 1, "single")])
 def test_with_too_few_unsure_finds_enough_faint_ones_place_the_closer_look(monkeypatch, faint, look):
-    import vision.recognize
+    import fanshot.vision.recognize
 
-    monkeypatch.setattr(vision.recognize, "localise", faint_then_closer(row(700, 600, 10, faint), ZOOM_IN_CONFIRM))
+    looks = faint_then_closer(row(700, 600, 10, faint), ZOOM_IN_CONFIRM)
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", looks)
     models = type("Models", (), {"localiser_size": 416})()
     found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
     assert looked == look
@@ -189,10 +190,10 @@ def test_with_too_few_unsure_finds_enough_faint_ones_place_the_closer_look(monke
 
 @pytest.mark.parametrize(("closer_sure", "look"), [(ZOOM_IN_CONFIRM, "in"), (ZOOM_IN_CONFIRM - 1, "single")])
 def test_a_closer_look_no_sure_find_placed_must_find_enough_sure_tiles(monkeypatch, closer_sure, look):
-    import vision.recognize
+    import fanshot.vision.recognize
 
     faint = row(700, 600, 10, ZOOM_IN_GUIDES)
-    monkeypatch.setattr(vision.recognize, "localise", faint_then_closer(faint, closer_sure))
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", faint_then_closer(faint, closer_sure))
     models = type("Models", (), {"localiser_size": 416})()
     found, looked = find_tiles(np.zeros((1200, 1600, 3), np.uint8), models, 0.5, floor=0.3)
     assert looked == look and (len(found) > 0) == (look == "in")
@@ -201,7 +202,7 @@ def test_a_closer_look_no_sure_find_placed_must_find_enough_sure_tiles(monkeypat
 @pytest.mark.parametrize(("turned", "column", "width"), [(True, True, 1600), (False, False, 1600), (False, True, 63)])
 def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, turned, column, width):
     # a strip under MIN_WINDOW px across (63 px wide here) is never turned
-    import vision.recognize
+    import fanshot.vision.recognize
 
     boxes = np.array([[700, 100 + 14 * k, 710, 113 + 14 * k] for k in range(ZOOM_IN_GUIDES)], float)
     if not column:
@@ -212,6 +213,6 @@ def test_faint_finds_tell_that_the_rows_run_down_when_none_is_sure(monkeypatch, 
         keep = scores >= conf
         return boxes[keep], scores[keep], ["face"] * int(keep.sum())
 
-    monkeypatch.setattr(vision.recognize, "localise", localise)
+    monkeypatch.setattr(fanshot.vision.recognize, "localise", localise)
     image, found, turns = upright_look(np.zeros((1200, width, 3), np.uint8), object(), 0.5, 0.3)
     assert (turns == -1) == turned and image.shape[:2] == ((width, 1200) if turned else (1200, width))

@@ -1,13 +1,13 @@
-"""scoring.generate: seeded random legal winning hands, every one of which scores without error."""
+"""fanshot.datasets.synth.hands: seeded random legal winning hands, every one of which scores without error."""
 
 import random
 from collections import Counter
 
 import pytest
 
-from scoring import score
-from scoring import tiles as t
-from scoring.generate import KINDS, RULESETS, corpus, kinds_for, random_request
+from fanshot.datasets.synth.hands import KINDS, RULESETS, corpus, kinds_for, random_request
+from fanshot.scoring import score
+from fanshot.scoring import tiles as t
 
 SEEDS = range(300)
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from scoring import rules
-from scoring import tiles as t
+from fanshot.scoring import rules
+from fanshot.scoring import tiles as t
 
 RULESETS = ("jipinghu", "tuidaohu", "xinzhang", "qianggang")
 # kind -> relative weight when a request picks its kind at random
