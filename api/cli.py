@@ -92,6 +92,7 @@ def db_upgrade(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from fanshot.api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
+    from fanshot.api.extras import MissingExtra
     from fanshot.api.store import DATABASE_FILE
 
     url = args.database_url or sqlite_url(Path(args.data_dir).resolve() / DATABASE_FILE)
@@ -99,7 +100,7 @@ def db_upgrade(args: argparse.Namespace) -> int:
         if not args.database_url:
             Path(args.data_dir).mkdir(parents=True, exist_ok=True)
         before, after = upgrade(open_database(url))
-    except (UnsupportedDatabase, SQLAlchemyError) as error:
+    except (UnsupportedDatabase, MissingExtra, SQLAlchemyError) as error:
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2
     print(f"database at revision {after}" + (f" (was {before or 'empty'})" if before != after else

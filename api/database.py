@@ -30,6 +30,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from fanshot.api.extras import import_scale_extra
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 IMMEDIATE = "fanshot_immediate"  # execution option: this transaction writes (SQLite: take the write lock at BEGIN)
 
@@ -112,6 +114,7 @@ def open_database(url: str) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if backend in ("postgresql", "postgres"):
+        import_scale_extra("psycopg", "a postgresql:// database URL (--database-url)")
         # pre-ping replaces connections a database restart has closed
         return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True, **pool)
     raise UnsupportedDatabase(f"unsupported database URL {parsed.render_as_string(hide_password=True)!r}: "

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlparse
 
+from fanshot.api.extras import import_scale_extra
+
 
 class ImageStore(Protocol):
     def put(self, name: str, data: bytes) -> None: ...
@@ -58,8 +60,7 @@ class FolderImages:
 
 class S3Images:
     def __init__(self, bucket: str, prefix: str, endpoint_url: str | None = None) -> None:
-        import boto3
-
+        boto3 = import_scale_extra("boto3", "an s3:// images URL (--images-url)")
         self.bucket, self.prefix = bucket, prefix.strip("/")
         # boto3 clients are thread-safe; routes run on many threads
         self.client = boto3.client("s3", endpoint_url=endpoint_url)
