@@ -9,25 +9,28 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.services import new_database, postgres_bin, postgres_cluster, s3_server
+from tests.services import database_name, new_database, postgres_bin, postgres_cluster, s3_server, unavailable
 
 # moto accepts any credentials; boto3 only needs some, and a region
 S3_TEST_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1"}
 
 
-def unavailable(what: str) -> None:
-    """Skip a test whose server software is not installed here; in CI (which installs it) fail instead."""
-    message = f"{what} is not installed here (.ci/run installs it)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+STORAGE_SERVERS = {"postgres_cluster_url", "s3_endpoint"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that needs the throwaway PostgreSQL cluster or S3 server is in the `postgres` lane, however it
+    reaches them (a fixture of a fixture, the `storage` parameter)."""
+    for item in items:
+        if STORAGE_SERVERS.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")
 def postgres_cluster_url() -> Iterator[str]:
     binaries = postgres_bin()
     if binaries is None:
-        unavailable("the PostgreSQL server (initdb, pg_ctl: Debian package postgresql)")
+        unavailable("the PostgreSQL server (initdb, pg_ctl)", "apt-get install -y postgresql")
     with postgres_cluster(binaries) as url:
         yield url
 
@@ -39,9 +42,27 @@ def postgres_url(postgres_cluster_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def migrated_template(postgres_cluster_url: str) -> str:
+    """The name of a database migrated once to the newest schema, which migrated_postgres_url copies."""
+    from fanshot.api.database import open_database, upgrade
+
+    url = new_database(postgres_cluster_url)
+    engine = open_database(url)
+    upgrade(engine)
+    engine.dispose()  # a template must have no connections when it is copied
+    return database_name(url)
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_cluster_url: str, migrated_template: str) -> str:
+    """A new database at the newest schema: a copy of the session's migrated template, not a migration per test."""
+    return new_database(postgres_cluster_url, template=migrated_template)
+
+
+@pytest.fixture(scope="session")
 def s3_endpoint() -> Iterator[str]:
     if importlib.util.find_spec("moto") is None:
-        unavailable("moto (the dev extra: pip install -e '.[dev]')")
+        unavailable("moto, the S3-compatible server", "pip install -e '.[dev]'")
     os.environ.update({name: os.environ.get(name, default) for name, default in S3_TEST_ENVIRONMENT.items()})
     with s3_server() as url:
         yield url

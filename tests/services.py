@@ -16,7 +16,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 POSTGRES_BIN_GLOB = "/usr/lib/postgresql/*/bin"
+
+
+def unavailable(what: str, install: str) -> None:
+    """Skip a test (or a whole module) whose software is not installed here, with the line that installs it; in CI,
+    which installs everything (.ci/run), fail instead."""
+    message = f"{what} is not installed here; to run this lane: {install}"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
 
 
 def free_port() -> int:
@@ -63,14 +74,19 @@ def postgres_cluster(binaries: Path) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def new_database(cluster_url: str) -> str:
-    """A new empty database in the cluster; its URL."""
+def new_database(cluster_url: str, template: str | None = None) -> str:
+    """A new database in the cluster, empty or a copy of the database `template` (which nothing may be connected
+    to); its URL."""
     import psycopg
 
     name = f"test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(cluster_url, autocommit=True) as db:
-        db.execute(f'CREATE DATABASE "{name}"')
+        db.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     return cluster_url.replace("/postgres?", f"/{name}?", 1)
+
+
+def database_name(url: str) -> str:
+    return url.split("/")[3].split("?")[0]
 
 
 @contextmanager

@@ -3,6 +3,7 @@
 import boto3
 import psycopg
 
+from fanshot.api.database import current_revision, head_revision, open_database
 from tests.services import new_database
 
 
@@ -14,6 +15,19 @@ def test_each_test_gets_its_own_empty_postgres_database(postgres_url, postgres_c
     with psycopg.connect(other) as db:
         assert db.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'marker'").fetchone() == (0,)
         assert db.execute("SHOW fsync").fetchone() == ("on",)
+
+
+def test_each_migrated_database_is_a_separate_copy_at_the_newest_schema(migrated_postgres_url, postgres_cluster_url,
+                                                                      migrated_template):
+    other = new_database(postgres_cluster_url, template=migrated_template)
+    for url in (migrated_postgres_url, other):
+        engine = open_database(url)
+        assert current_revision(engine) == head_revision()
+        engine.dispose()
+    with psycopg.connect(migrated_postgres_url) as db:
+        db.execute("CREATE TABLE marker (id int)")
+    with psycopg.connect(other) as db:
+        assert db.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'marker'").fetchone() == (0,)
 
 
 def test_the_s3_server_keeps_objects(s3_images_url, s3_endpoint):

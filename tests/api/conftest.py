@@ -18,7 +18,6 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from fanshot.api.app import create_app
-from fanshot.api.database import open_database, upgrade
 from tests.services import free_port  # noqa: F401 - the tests that start servers import it from here
 
 SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"
@@ -69,17 +68,24 @@ def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
     return buffer.getvalue()
 
 
-@pytest.fixture(params=["embedded", "postgres+s3"])
+BACKENDS = ["embedded", pytest.param("postgres+s3", marks=pytest.mark.postgres)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked `storage` (it reads or writes records or photos) runs on both backends; any other test of the
+    app runs on the embedded one alone, which is all it can tell apart."""
+    if "storage" in metafunc.fixturenames and metafunc.definition.get_closest_marker("storage"):
+        metafunc.parametrize("storage", BACKENDS, indirect=True)
+
+
+@pytest.fixture
 def storage(request: pytest.FixtureRequest) -> dict[str, str]:
-    """create_app's storage options: the embedded default (nothing), or a new PostgreSQL database, migrated, and a
-    new bucket on the S3-compatible server. Every test of the app runs on both."""
-    if request.param == "embedded":
+    """create_app's storage options: the embedded default (nothing), or a new PostgreSQL database at the newest
+    schema and a new bucket on the S3-compatible server."""
+    if getattr(request, "param", "embedded") == "embedded":
         return {}
-    database_url = request.getfixturevalue("postgres_url")
-    engine = open_database(database_url)
-    upgrade(engine)
-    engine.dispose()
-    return {"database_url": database_url, "images_url": request.getfixturevalue("s3_images_url"),
+    return {"database_url": request.getfixturevalue("migrated_postgres_url"),
+            "images_url": request.getfixturevalue("s3_images_url"),
             "s3_endpoint_url": request.getfixturevalue("s3_endpoint")}
 
 

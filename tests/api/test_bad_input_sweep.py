@@ -15,6 +15,8 @@ from fanshot.api.app import create_app
 from tests.api.conftest import jpeg, local_client
 from tests.vision.test_image import png_of_zeros
 
+pytestmark = pytest.mark.model
+
 MODELS = Path(__file__).resolve().parents[2] / "models"
 SCORE = {"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}
 ODD_VALUES = [None, True, False, 0, -1, 1.5, 1e308, -1e308, "", "x", "😀" * 50, "1m" * 5000, [], [None], {},

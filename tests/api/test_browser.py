@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 from fanshot.api.app import create_app
 from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
 from tests.api.test_durability import free_port
+from tests.services import unavailable
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (its browser download is "
                                "not needed: the test drives Debian's chromium)")
@@ -35,7 +36,10 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 VIEWPORTS = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+    unavailable("Debian's Chromium", "apt-get install -y chromium")
+if not AXE.exists():
+    unavailable("axe-core, for the accessibility checks", "npm ci")
+pytestmark = pytest.mark.browser
 
 
 def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | None = None,
@@ -161,8 +165,6 @@ def stored(server: str, recognition_id: str) -> dict[str, Any]:
 
 
 def serious_violations(page) -> list[str]:
-    if not AXE.exists():
-        pytest.fail(f"axe-core is not installed at {AXE}: run `npm ci` (as .ci/run does)")
     if not page.evaluate("Boolean(window.axe)"):
         # Evaluated through the DevTools protocol: the page's CSP (script-src 'self') refuses an injected tag.
         page.evaluate(f"(() => {{ {AXE.read_text()} }})()")

@@ -7,6 +7,8 @@ import pytest
 from tests.api.conftest import real_photo
 from tests.api.test_browser import CHROMIUM, serve, server, sync_api  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 

@@ -18,6 +18,8 @@ from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from tests.api.conftest import fake_recognize, free_port, serve
 
+pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
+
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
 CHICKEN = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}
 PUNGS = {"hand": {"concealed": "111m222p333s444s99m", "winning_tile": "9m"}}
@@ -238,6 +240,7 @@ def read_event(lines) -> dict:
     raise AssertionError("the stream ended")
 
 
+@pytest.mark.server
 def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
     port = free_port()
     server = serve(tmp_path, port)

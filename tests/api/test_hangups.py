@@ -4,8 +4,11 @@ quiet `| head` handling (SIGPIPE restored to its default, which ends the process
 import socket
 
 import httpx
+import pytest
 
 from tests.api.conftest import free_port, serve, server_log
+
+pytestmark = pytest.mark.server
 
 SCORE_BODY = b'{"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}'
 SCORE_REQUEST = (b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

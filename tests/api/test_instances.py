@@ -19,6 +19,8 @@ from fanshot.datasets.classes import CLASS_INDEX
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_games import CHICKEN, PLAYERS, read_event, self_draw
 
+pytestmark = pytest.mark.server
+
 HAND = {"concealed": "123m456p789s11122z", "winning_tile": "2z"}
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
 from tests.api.conftest import MISREAD
 from tests.api.test_browser import browser, check_screen, expect, page, ready, serve, server, upload  # noqa: F401
+
+pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
 ZH_MAY_SAY = {"CSV", *PLAYERS}  # the scoresheet's file format, and the names the players typed

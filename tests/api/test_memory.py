@@ -10,6 +10,8 @@ import pytest
 from tests.api.conftest import free_port, jpeg, serve
 from tests.vision.test_image import png_of_zeros
 
+pytestmark = [pytest.mark.server, pytest.mark.model]
+
 MODELS = Path(__file__).resolve().parents[2] / "models"
 LIMIT_MB = 900
 

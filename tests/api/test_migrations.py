@@ -102,7 +102,7 @@ def test_serve_refuses_a_shared_database_not_yet_upgraded(tmp_path, postgres_url
     assert error.startswith("error: the database schema is at revision none") and "fanshot db upgrade" in error
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def test_the_migrations_make_exactly_the_tables_the_code_defines(backend, tmp_path, request):
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}" if backend == "sqlite" else request.getfixturevalue("postgres_url")
     engine = open_database(url)

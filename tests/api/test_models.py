@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from fanshot.api.app import create_app
 from tests.api.conftest import fake_name_tile, fake_recognize, jpeg, local_client
 
+pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
+
 
 def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
     return {"base": {"photos": 2, "f1": base_f1, "exact_photos": 0}, "adapted": {"photos": 2, "f1": f1,
@@ -176,14 +178,12 @@ def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage
     assert seen[-1] is None  # the shipped models
 
 
+@pytest.mark.model
 def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
     from fanshot.datasets.classes import CLASSES
     from fanshot.datasets.synth.dataset import synth_dataset
     from fanshot.vision import adapt as adapting
-    from fanshot.vision.recognize import MODELS_DIR
 
-    if not (MODELS_DIR / "vision.json").is_file():
-        pytest.skip("models/ has no vision.json")
     for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
         monkeypatch.setattr(adapting, name, value)
     rendered = tmp_path / "rendered"

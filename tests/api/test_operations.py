@@ -83,6 +83,7 @@ def test_queue_depth_counts_recognitions_waiting_for_a_slot(tmp_path):
         assert value(samples(client), "fanshot_recognitions_total", model_version="test-models") == 3
 
 
+@pytest.mark.storage
 def test_ready_names_the_model_version(client):
     assert client.get("/readyz").json() == {"status": "ready", "model_version": "test-models"}
 

@@ -10,6 +10,8 @@ from fanshot.api.app import create_app
 from fanshot.vision.image import MAX_ASPECT, MIN_SIDE
 from tests.api.conftest import local_client, real_photo
 
+pytestmark = pytest.mark.model
+
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 if not any(MODELS.glob("*.onnx")):

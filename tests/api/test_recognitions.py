@@ -12,6 +12,8 @@ from fanshot.scoring.tiles import DETECTOR_CLASSES
 from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
 from tests.vision.test_image import png_header_only
 
+pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
+
 WINNING_HAND = {"concealed": "123m456p789s11122z", "winning_tile": "2z"}
 
 

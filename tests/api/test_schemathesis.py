@@ -19,6 +19,7 @@ positive_data_acceptance = pytest.importorskip("schemathesis.specs.openapi.check
 EXAMPLES = int(os.environ.get("FANSHOT_SCHEMATHESIS_EXAMPLES", "30"))
 
 
+@pytest.mark.slow
 def test_every_operation_conforms_and_never_fails(tmp_path):
     # schemathesis calls the app by the name `testserver`: allowed here like a configured --allowed-host.
     app = create_app(tmp_path, recognize=fake_recognize, security=Security(frozenset({"testserver"})))

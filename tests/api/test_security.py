@@ -103,6 +103,7 @@ def test_host_name(netloc, name):
     assert host_name(netloc) == name
 
 
+@pytest.mark.server
 def test_serve_takes_allowed_hosts_and_a_token_from_its_options(tmp_path):
     port = free_port()
     server = serve(tmp_path, port, "--allowed-host", "mahjong.example", "--token", TOKEN)

@@ -15,6 +15,8 @@ import pytest
 
 from tests.api.conftest import free_port, serve, server_log
 
+pytestmark = pytest.mark.server
+
 BODY = b'{"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}'
 HEADERS = (b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
            b"X-Request-ID: in-flight-1\r\nContent-Length: %d\r\n\r\n" % len(BODY))

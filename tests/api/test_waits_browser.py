@@ -4,9 +4,12 @@ list goes; one tile removed, the 13 tiles show their wait with its value from PO
 and the screen checks (axe-core, 44 px targets) as in test_browser.py."""
 
 import httpx
+import pytest
 
 from tests.api.conftest import MISREAD
 from tests.api.test_browser import browser, check_screen, expect, phone, ready, serve, server, upload  # noqa: F401
+
+pytestmark = pytest.mark.browser
 
 
 def test_discards_then_waits_follow_the_hand(server, phone):  # noqa: F811 - the fixtures

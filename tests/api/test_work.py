@@ -25,8 +25,9 @@ def stuck(tmp_path):
         return fake_recognize(image, models_dir)
 
     client = local_client(create_app(tmp_path, recognize=blocked_recognize))
-    done = client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg())})  # before blocking
-    assert done.status_code == 201
+    release.set()  # one upload goes through before the recognizer blocks
+    done = client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg())})
+    assert done.status_code == 201 and entered.acquire(timeout=0)
     release.clear()
     yield client, release, entered, done.json()
     release.set()
@@ -38,9 +39,6 @@ def upload(client):
 
 def test_other_requests_are_served_while_48_uploads_wait(stuck):
     client, release, entered, recognition = stuck
-    release.set()
-    entered.acquire()  # the fixture's own upload
-    release.clear()
     url = f"/v1/recognitions/{recognition['id']}"
     with ThreadPoolExecutor(UPLOADS) as uploads, ThreadPoolExecutor(1) as reader:
         waiting = [uploads.submit(upload, client) for _ in range(UPLOADS)]

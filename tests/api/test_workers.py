@@ -6,7 +6,11 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.api.conftest import free_port, serve
+
+pytestmark = pytest.mark.server
 
 
 def children(pid: int) -> set[int]:

@@ -70,6 +70,7 @@ def test_row_labels_box_the_pasted_tiles(tmp_path):
             assert int(np.argmax(centre)) == int(np.argmax(COLOURS[CLASSES[box.cls]]))
 
 
+@pytest.mark.slow
 def test_eval_sets_hold_out_by_number_and_clutter_has_no_tile(tmp_path):
     web = fake_web_tiles(tmp_path / "web", count=HOLD_OUT_FROM + 4)
     sets = build_eval_sets(tmp_path / "sets", root=web, rows=2, big=1, clutter=2, big_size=(1000, 750))

@@ -163,6 +163,7 @@ def assert_labels_fit(text: str, tiles: list[RenderedTile], size: tuple[int, int
         assert box.w <= x2 - x1 + 2 * tol and box.h <= y2 - y1 + 2 * tol
 
 
+@pytest.mark.slow
 def test_written_labels_match_the_rendered_scene(tmp_path: Path) -> None:
     synth_dataset(tmp_path, 5, 11, workers=1)
     for index, request in enumerate(hand_requests(5, 11)):
@@ -197,6 +198,7 @@ def test_tiles_are_drawn_where_their_labels_are() -> None:
         assert inside.std(axis=0).max() > 10  # a tile's art and edges, not flat table
 
 
+@pytest.mark.slow
 def test_synth_is_deterministic_per_seed(tmp_path: Path) -> None:
     def files(root: Path) -> dict[str, bytes]:
         return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
@@ -249,6 +251,7 @@ def test_contact_sheets_need_a_filled_cache(tmp_path: Path) -> None:
         write_contact_sheets(tmp_path, tmp_path / "sheet.png")
 
 
+@pytest.mark.slow
 def test_randomised_photos_vary_framing_and_faces_but_not_the_plain_ones() -> None:
     request = corpus(1, 3)[0]
     plain = render_example(0, 3, request, SETS)

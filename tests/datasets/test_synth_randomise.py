@@ -93,6 +93,7 @@ def test_the_camera_takes_the_looks_tilt(tilt: float) -> None:
     assert down == pytest.approx(tilt, abs=0.01)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tilt", [0.0, 60.0])
 def test_quarter_turns_turn_the_tiles_and_labels_stay_on_them(tilt: float) -> None:
     angles = []
@@ -279,6 +280,7 @@ def test_flowers_come_from_other_art_or_painted_and_nothing_else_changes() -> No
     assert seen == {"art", "other", "painted"}
 
 
+@pytest.mark.slow
 def test_a_share_of_photos_take_the_japanese_set() -> None:
     japanese = drawn_faces(None, "japanese")
     styles = [randomise_faces(SETS["drawn"], np.random.default_rng(s), (), japanese)[1].get("style") for s in range(60)]
@@ -331,6 +333,7 @@ def test_exposure_shadow_blur_and_noise_each_change_the_photo() -> None:
 
 # --- the whole randomised photo ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_randomised_examples_record_every_control_and_keep_labels_on_tiles() -> None:
     extras = Extras({"red.jpg": np.full((200, 300, 3), (200, 30, 30), np.uint8)}, drawn_faces(None, "japanese"))
     keys = set()

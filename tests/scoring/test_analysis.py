@@ -52,6 +52,7 @@ def _check_against_library(seed: int, melds: int) -> None:
         assert waits == _library_wins(counts), _codes(counts)
 
 
+@pytest.mark.slow
 def test_shanten_and_agari_match_mahjong_library() -> None:
     """10,000 seeded random hands, none with four of a kind, 0-2 melds (the library takes the missing sets as
     melded): shanten equal; with no melds, 14 tiles complete exactly when the library's agari says so and a ready
@@ -82,6 +83,7 @@ def _check_analysis_against_library(seed: int) -> None:
             assert [w["tile"] for w in entry["waits"]] == _library_wins(rest)
 
 
+@pytest.mark.slow
 def test_analysis_matches_mahjong_library() -> None:
     """The whole analysis (analyse(), every discard of 14 tiles) on 300 seeded random hands."""
     for seed in range(300):

@@ -222,6 +222,7 @@ def test_ghosts_take_the_best_value(ruleset, options, concealed, ghosts, fans, p
     assert response["points"] == points
 
 
+@pytest.mark.slow
 def test_block_tables_match_the_search() -> None:
     """Each suit's precomputed splits, and the honours' direct split, are exactly the general search's (`_standard`
     without ghosts), for every vector the suit table holds and for random ones of at most 14 tiles (absent from the

@@ -28,7 +28,7 @@ from fanshot.vision.localiser_head import LocaliserHead, Look
 from fanshot.vision.metrics import Boxes
 from fanshot.vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
 
-needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
+needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +173,7 @@ def test_an_adapted_localiser_is_written_and_read_with(rendered, tmp_path, quick
     assert json.loads(capsys.readouterr().out)["tiles"]
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("localiser_strength", [None, 0.01])  # the localiser as cross-validation leaves it, or adapted
 def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quick, capsys, monkeypatch,
                                                         localiser_strength):

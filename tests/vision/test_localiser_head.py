@@ -26,7 +26,7 @@ from fanshot.vision.localiser_head import (
 )
 from fanshot.vision.recognize import MODELS_DIR, session, to_tensor
 
-needs_models = pytest.mark.skipif(not (MODELS_DIR / "localiser.onnx").is_file(), reason="models/ has no localiser")
+needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,7 @@ from fanshot.vision.geometry import turn_boxes
 from fanshot.vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
-needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(),
-                                  reason="models/ has no vision.json: run `fanshot train export` first")
+needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
 
 def test_tile_entry_ranks_alternatives_and_leaves_backs_unranked():

@@ -8,7 +8,6 @@ import pytest
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recognize import (
     GUIDE_FLOOR,
-    MODELS_DIR,
     ZOOM_IN_CONFIRM,
     ZOOM_IN_GUIDES,
     ZOOM_IN_TARGET,
@@ -26,7 +25,7 @@ from fanshot.vision.recognize import (
 )
 
 SHARED = Path(__file__).resolve().parents[3] / "shared/data"
-needs_models = pytest.mark.skipif(not (MODELS_DIR / "vision.json").is_file(), reason="models/ has no vision.json")
+needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
 
 def row(x0: float, y0: float, side: float, count: int) -> np.ndarray:
