@@ -115,8 +115,10 @@ def server(serve):
     return serve()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium for a module's tests (each start costs about a second of CPU); every page opens in a context of
+    its own, so no test sees another's storage."""
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
             "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu"])
@@ -136,6 +138,7 @@ def page(request, browser):
     page = open_page(browser, request.param)
     page.device = request.param
     yield page
+    page.close()  # and its context
     assert not page.errors, f"JavaScript errors: {page.errors}"
 
 
@@ -143,6 +146,7 @@ def page(request, browser):
 def phone(browser):
     page = open_page(browser, PHONE)
     yield page
+    page.close()
     assert not page.errors, f"JavaScript errors: {page.errors}"
 
 
