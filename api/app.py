@@ -1,4 +1,4 @@
-"""The HTTP API and web page (DESIGN.md). `create_app` only assembles: shared state on `app.state` (reached by
+"""The HTTP API and web page (docs/API.md). `create_app` only assembles: shared state on `app.state` (reached by
 routes through api/dependencies.py), middleware, error handlers (api/errors.py) and a router per resource
 (api/routers/). Routes are thin: parse, call a library function, shape the answer."""
 

@@ -1,4 +1,4 @@
-"""Model versions of the app (DESIGN.md "Adapting to a user's tile set"): the shipped models (`base`) and the
+"""Model versions of the app (docs/API.md "Adapting to a user's tile set"): the shipped models (`base`) and the
 versions `fanshot adapt` makes from the confirmed photos, each a models folder under DATA_DIR/models/<id>, listed
 with the figures measured on held-out confirmed photos. The active version and the adaptation jobs live in the
 database (api/database.py), so every worker process reads the same active version on each request and sees every

@@ -1,4 +1,4 @@
-"""The evaluation manifest of DESIGN.md: one JSON line per photo with its face-up tiles and its backs."""
+"""The evaluation manifest of docs/API.md: one JSON line per photo with its face-up tiles and its backs."""
 
 from __future__ import annotations
 

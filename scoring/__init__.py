@@ -1,6 +1,6 @@
 """Guangdong mahjong scoring: pure Python, no third-party imports.
 
-    score(request)          the score response for a score request (DESIGN.md); raises ScoringError
+    score(request)          the score response for a score request (docs/API.md); raises ScoringError
     ruleset_summaries()     name, names and options of every rule set
     ruleset_details(name)   everything a rule set scores, with its options
 """

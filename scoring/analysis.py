@@ -1,4 +1,4 @@
-"""Ready-hand analysis (DESIGN.md "Ready-hand analysis"): how far a hand is from ready (shanten), which tiles
+"""Ready-hand analysis (docs/API.md "Ready-hand analysis"): how far a hand is from ready (shanten), which tiles
 complete it and what each is worth, which tiles help, and for 14 tiles which discard leaves the best hand.
 
 Shanten counts the real tiles that fit a target shape (ghosts fill any gap): for `n` real standing tiles and

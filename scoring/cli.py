@@ -225,7 +225,7 @@ def _hand_arguments(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("score", help="score a winning hand",
-                                   description="Score a hand: --json reads a score request (DESIGN.md) from FILE "
+                                   description="Score a hand: --json reads a score request (docs/API.md) from FILE "
                                    "or stdin; otherwise give the hand in notation with flags.")
     _hand_arguments(parser)
     parser.set_defaults(run=run_score)
@@ -234,7 +234,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                   description="Analyse a hand of 13 tiles (its shanten, its waits with their fan "
                                   "and points by self-draw and by discard, or the tiles that help) or of 14 tiles "
                                   "without a winning tile (every discard, best first). --json reads an analyse "
-                                  "request (a score request, DESIGN.md) from FILE or stdin.")
+                                  "request (a score request, docs/API.md) from FILE or stdin.")
     _hand_arguments(waits)
     waits.set_defaults(run=run_waits)
 

@@ -1,4 +1,4 @@
-"""A table's game (DESIGN.md "Games"): its setup and the list of its hands as recorded; everything else, the
+"""A table's game (docs/API.md "Games"): its setup and the list of its hands as recorded; everything else, the
 dealer, the winds, each hand's payments, the totals and the settlement, is derived by replaying the hands, so
 an edited or deleted hand recomputes every hand after it.
 
@@ -54,7 +54,7 @@ def check_setup(ruleset: Any, options: Any, players: Any, stake: Any) -> Setup:
 
 def several_winners_allowed(ruleset: rules.Ruleset) -> bool:
     """一炮多响: by option `multi_win` where the rule set has it, else where the rule set scores it (鸡平胡,
-    新章). Otherwise 截胡 (RULES.md, seed 003): only the biggest of several wins on one discard counts."""
+    新章). Otherwise 截胡 (docs/RULES.md, seed 003): only the biggest of several wins on one discard counts."""
     option = ruleset.options.get("multi_win")
     return option if option is not None else "multi_win" in ruleset.scored
 

@@ -1,4 +1,4 @@
-"""Dealer and prevalent wind across a game (RULES.md "Dealer and rounds"; seeds 000, 001, 003).
+"""Dealer and prevalent wind across a game (docs/RULES.md "Dealer and rounds"; seeds 000, 001, 003).
 
 Players sit 0-3 in turn order, player 0 dealing first. The dealer always holds the East seat (1z); each
 player's seat wind follows from who deals. Who deals next is rule-set data (`[rotation]` in the rule set file)."""

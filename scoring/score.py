@@ -72,7 +72,7 @@ def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
 
 
 def score(request: Any) -> dict[str, Any]:
-    """The score response for a score request (DESIGN.md); raises ScoringError for any invalid input."""
+    """The score response for a score request (docs/API.md); raises ScoringError for any invalid input."""
     ruleset, hand, context = parse_request(request)
     ghosts = ghost_tiles(ruleset, context)
     check_tiles(ruleset, hand, context)

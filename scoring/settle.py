@@ -125,7 +125,7 @@ def per_payer_parts(ruleset: Ruleset, hand: Hand, context: WinContext, points: f
                     hits: int | None) -> dict[str, float]:
     """What each payer of the hand owes, by source: the hand (points x unit, x the chicken stake in the `stakes`
     model), once more per horse on the winner, the flower stake per flower, the kong units that ride on the hand
-    (RULES.md rule set 4). The chicken stake is 1 and the flower stake 0 outside the `stakes` model (validate)."""
+    (docs/RULES.md rule set 4). The chicken stake is 1 and the flower stake 0 outside the `stakes` model (validate)."""
     stake = context.stake
     hand_part = points * stake.unit * stake.chicken
     return {

@@ -19,7 +19,7 @@ HONOUR_TILES = tuple(f"{n}z" for n in range(1, 8))
 PLAYING_TILES = NUMBER_TILES + HONOUR_TILES  # the 34 kinds, four copies each
 FLOWER_TILES = tuple(f"{n}f" for n in range(1, 9))
 BACK = "back"
-# The detector's 43 classes, in this order (DESIGN.md).
+# The detector's 43 classes, in this order (docs/API.md).
 DETECTOR_CLASSES = PLAYING_TILES + FLOWER_TILES + (BACK,)
 
 INDEX = {code: i for i, code in enumerate(PLAYING_TILES)}  # 0-8 m, 9-17 p, 18-26 s, 27-33 z

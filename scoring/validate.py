@@ -13,8 +13,8 @@ HAND_SIZE = 14  # tiles of a winning hand, counting each kong as three
 
 
 def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
-    """The ghost tiles in force (RULES.md rule set 2): the tiles the context names, whatever the mode (naming them is
-    enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
+    """The ghost tiles in force (docs/RULES.md rule set 2): the tiles the context names, whatever the mode (naming
+    them is enough), else 白 in the `white` mode. A named set that contradicts the mode is an error."""
     mode = ruleset.options["ghosts"]
     if mode == "none" and not context.ghosts:  # most hands
         return ()

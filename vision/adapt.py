@@ -1,4 +1,4 @@
-"""Adapt the recogniser to a user's own tile set (DESIGN.md "Adapting to a user's tile set"), on CPU, without
+"""Adapt the recogniser to a user's own tile set (docs/API.md "Adapting to a user's tile set"), on CPU, without
 torch. The classifier's last layer (a Gemm over the pooled features) is refitted on the user's labelled photos,
 pulled towards the base model's weights, with one more class, `NOT_A_TILE`, for what the localiser finds that
 the user did not label (book spines, tiles cut by the frame); the localiser's threshold is chosen anew, since

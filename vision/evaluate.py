@@ -1,4 +1,4 @@
-"""`fanshot eval`: run the recogniser over an evaluation manifest (DESIGN.md) or a YOLO folder and score it."""
+"""`fanshot eval`: run the recogniser over an evaluation manifest (docs/API.md) or a YOLO folder and score it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Photo → recognition result (DESIGN.md, without `id`) on ONNX Runtime: the localiser finds tiles, the crop
+"""Photo → recognition result (docs/API.md, without `id`) on ONNX Runtime: the localiser finds tiles, the crop
 classifier names each one, layout groups them and proposes a hand. No torch or ultralytics here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Games (DESIGN.md "Games: a table's scoresheet"): create a game, record, edit and delete its hands, follow it
+"""Games (docs/API.md "Games: a table's scoresheet"): create a game, record, edit and delete its hands, follow it
 live (Server-Sent Events), export it. Stored is the list of hands; everything shown is a replay (scoring.game)."""
 
 from __future__ import annotations

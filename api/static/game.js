@@ -8,7 +8,7 @@ import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
 const GAME_PARAM = "game";
 const STORAGE_KEY = "fanshot-game";
-// The game fills these in from its own state (DESIGN.md "Games"); the rule set and stake are the game's.
+// The game fills these in from its own state (docs/API.md "Games"); the rule set and stake are the game's.
 const FILLED_BY_GAME = ["seat_wind", "prevalent_wind", "discarder", "stake", "win"];
 
 const view = { game: null, events: null, scored: null };

@@ -1,4 +1,4 @@
-"""Seeded random LEGAL winning hands, as score requests (DESIGN.md) — for property tests, benchmarks and the
+"""Seeded random LEGAL winning hands, as score requests (docs/API.md) — for property tests, benchmarks and the
 synthetic photo renderer. Standard library only, like the rest of `scoring`.
 
     random_request(rng, ruleset="jipinghu", *, kinds=None)   one request; every one scores without error

@@ -608,8 +608,8 @@ def test_a_big_photo_is_turned_upright_and_shrunk_before_upload_and_shown_at_onc
 
 
 def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):
-    # RULES.md rule set 4 at stake 1 2 3: the dealer's self-drawn 123m456p789s 111z 22z is 鸡胡 + 自摸 + 门风 + 圈风
-    # = 3 番, 3 x 8 = 24 from each; one flower adds the flower stake, 1
+    # docs/RULES.md rule set 4 at stake 1 2 3: the dealer's self-drawn 123m456p789s 111z 22z is 鸡胡 + 自摸 + 门风
+    # + 圈风 = 3 番, 3 x 8 = 24 from each; one flower adds the flower stake, 1
     ready(page, server)
     upload(page)
     page.locator("#suggestions button", has_text="Apply").click()

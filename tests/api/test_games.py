@@ -1,4 +1,4 @@
-"""/v1/games (DESIGN.md "Games"): create, record, edit and delete hands, errors, export, durability, live events.
+"""/v1/games (docs/API.md "Games"): create, record, edit and delete hands, errors, export, durability, live events.
 The replay itself (rotation, payments, totals) is tested in tests/scoring/test_game.py."""
 
 from __future__ import annotations

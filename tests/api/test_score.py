@@ -84,7 +84,7 @@ def test_score_responses_conform_to_their_model(client, body):
 
 
 QIANGGANG = {
-    # RULES.md rule set 4, stake 1 2 3: a chicken self-draw with two flowers is 8 from each
+    # docs/RULES.md rule set 4, stake 1 2 3: a chicken self-draw with two flowers is 8 from each
     "ruleset": "qianggang",
     "hand": {"concealed": "123m456p789s555s11z", "flowers": "15f", "winning_tile": "1z"},
     "context": {"seat_wind": "2z", "stake": {"flower": 1, "kong": 2, "chicken": 3}},

@@ -8,7 +8,7 @@ import { moneyLines } from "../../api/static/money.js";
 const qianggang = { stake: { unit: 1, fee: 0, flower: 1, kong: 2, chicken: 3 }, per_payer: 8,
   per_payer_parts: { hand: 6, horses: 0, flowers: 2, kongs: 0 } };
 
-test("qianggang: the stake numbers and each payer's parts (RULES.md rule set 4: two flowers at 1 2 3, 8 each)", () => {
+test("qianggang: the stake numbers and each payer's parts (docs/RULES.md rule set 4: two flowers at 1 2 3, 8 each)", () => {
   setLanguage("en");
   assert.deepEqual(moneyLines(qianggang), ["Flower stake 1 · Kong stake 2 · Chicken stake 3",
     "Per payer 8 = hand 6 + flowers 2"]);

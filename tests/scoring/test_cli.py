@@ -86,7 +86,7 @@ def test_json_too_deep(capsys, monkeypatch) -> None:
     assert json.loads(capsys.readouterr().out)["errors"][0]["code"] == "bad_request"
 
 
-# ---- every request shape of DESIGN.md's example request ------------------------------------------------------
+# ---- every request shape of docs/API.md's example request ----------------------------------------------------
 
 SHAPE_ROWS = [
     # (id, request, expected: fans {id: fan}, points, payments, extra checks on the response)
@@ -150,7 +150,7 @@ def test_design_request_shapes(capsys, monkeypatch, tmp_path, request_, fans, po
         assert response[key] == value
     for key in ("ruleset", "options", "fans", "fan_total", "capped", "limit", "points", "payments",
                 "decomposition", "warnings"):
-        assert key in response  # DESIGN.md "Response"
+        assert key in response  # docs/API.md "Score response"
 
 
 # ---- the human form ----------------------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ HUMAN_ROWS = [
      ["xinzhang 广东新麻将", "平胡", "fan total 2", "2z +4  3z -4"]),
     ("unit_and_fee", [CHICKEN, "--seat", "2z", "--unit", "10", "--fee", "1"], ["1z -21  2z +59  3z -21  4z -21"]),
     ("qianggang_flowers", [CHICKEN, "--ruleset", "qianggang", "--flowers", "15f"], ["鸡胡", "Chicken hand"]),
-    # RULES.md rule set 4: stake 1 2 3, chicken self-draw with two flowers = 8 from each
+    # docs/RULES.md rule set 4: stake 1 2 3, chicken self-draw with two flowers = 8 from each
     ("qianggang_stake", [CHICKEN, "--ruleset", "qianggang", "--flowers", "15f", "--stake", "1", "2", "3"],
      ["stake     flower 1 / kong 2 / chicken 3", "per payer 8 = hand 6 + flowers 2", "1z +24  2z -8"]),
     # 「抢杠者牌型不满3番牌型，按照3番满计算」: 3 番 = 8 points = 24 per payer at chicken stake 3, the robbed pays all

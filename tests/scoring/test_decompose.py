@@ -1,4 +1,4 @@
-"""Every way a hand's tiles form a winning shape (RULES.md "Hand shape"): 4 sets + a pair, 七对, 十三幺, ghosts as
+"""Every way a hand's tiles form a winning shape (docs/RULES.md "Hand shape"): 4 sets + a pair, 七对, 十三幺, ghosts as
 wildcards that never make a fifth copy — and the scorer picks the best-scoring one, deterministically."""
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ def test_a_full_east_round_with_an_edit_and_a_delete(scenario):
 
 
 def test_jipinghu_totals_worked_by_hand():
-    """The jipinghu round with every payment worked out by hand (RULES.md "Rule set 1"): the seat and prevalent
+    """The jipinghu round with every payment worked out by hand (docs/RULES.md "Rule set 1"): the seat and prevalent
     wind extras of 东 pungs follow the dealer, so the edit changes a later hand's value."""
     scenario = SCENARIOS[0]
     setup = check_setup("jipinghu", {}, PLAYERS, {})
@@ -164,7 +164,7 @@ def test_截胡_keeps_only_the_biggest_hand(wins, kept):
 
 
 def test_qianggang_option_multi_win_lets_every_winner_on_one_discard_count():
-    """RULES.md: 「一炮多响：允许一炮多响」 (seed 003 line 31) is option `multi_win` (default false: 截胡)."""
+    """docs/RULES.md: 「一炮多响：允许一炮多响」 (seed 003 line 31) is option `multi_win` (default false: 截胡)."""
     if "multi_win" not in load("qianggang").options:
         pytest.skip("qianggang has no option multi_win yet (issue 13 correction 3, helper scoring)")
     setup = check_setup("qianggang", {"multi_win": True}, PLAYERS, QIANGGANG_STAKE)

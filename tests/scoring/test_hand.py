@@ -1,4 +1,4 @@
-"""Hand, meld, stake and win-context models parsed from a score request (DESIGN.md "Score request")."""
+"""Hand, meld, stake and win-context models parsed from a score request (docs/API.md "Score request")."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ def test_stake_defaults() -> None:
 
 
 STAKE_NUMBER_ROWS = [
-    # (rule set, stake): the flower / kong / chicken stake numbers belong to qianggang (RULES.md rule set 4)
+    # (rule set, stake): the flower / kong / chicken stake numbers belong to qianggang (docs/RULES.md rule set 4)
     ("jipinghu", {"flower": 1}),
     ("jipinghu", {"chicken": 3}),
     ("xinzhang", {"kong": 2}),

@@ -1,5 +1,5 @@
 """Scoring patterns 番种: each predicate on its own (positive and negative rows), and one table row per hand
-type per rule set — every pattern a rule set scores, with the value RULES.md gives it there."""
+type per rule set — every pattern a rule set scores, with the value docs/RULES.md gives it there."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_pattern_registry() -> None:
         assert pid not in p.excludes
 
 
-# ---- one row per hand type per rule set: the value RULES.md gives it ----------------------------------------------
+# ---- one row per hand type per rule set: the value docs/RULES.md gives it -----------------------------------------
 
 SELF = {"seat_wind": "2z"}
 EXAMPLES = {
@@ -194,7 +194,7 @@ RULESET_OPTIONS = {
     "qianggang": {"multi_win": True},  # 一炮多响 allowed, so the multi_win example scores
 }
 GHOST_PATTERNS = ("no_ghost", "four_ghosts")  # scored with white-board ghosts in play
-# (rule set, pattern, table, value) from RULES.md (and the TOML defaults where RULES.md leaves a house value)
+# (rule set, pattern, table, value) from docs/RULES.md (and the TOML defaults where docs/RULES.md leaves a house value)
 VALUE_ROWS = [
     *[("jipinghu", pid, "hands", v) for pid, v in
       (("chicken", 0), ("all_chows", 1), ("all_pungs", 2), ("half_flush", 2), ("seven_pairs", 0))],

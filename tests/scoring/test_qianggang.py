@@ -1,6 +1,6 @@
-"""广东麻将抢杠 `qianggang` in money (RULES.md "Rule set 4", seed 003): each 番 doubles the chicken stake; flowers and
-kongs are flat stakes per payer; horses multiply the hand part; 包 and 截胡. One row per worked example of RULES.md,
-then one per seed rule, each quoting the seed 003 line it follows."""
+"""广东麻将抢杠 `qianggang` in money (docs/RULES.md "Rule set 4", seed 003): each 番 doubles the chicken stake; flowers
+and kongs are flat stakes per payer; horses multiply the hand part; 包 and 截胡. One row per worked example of
+docs/RULES.md, then one per seed rule, each quoting the seed 003 line it follows."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def pung(tiles: str, by: str) -> dict:
 
 
 CASES = [
-    # ---- the worked examples of RULES.md rule set 4 (stake 1 2 3 unless said) ----
+    # ---- the worked examples of docs/RULES.md rule set 4 (stake 1 2 3 unless said) ----
     case("worked_chicken_self_draw", "「1、自摸：在爆胡以内自摸+1番」; 「番是2倍的意思」",
          CHICKEN, {"chicken": 0, "self_draw": 1}, 1, parts(6), pay(z1=-6, z2=18, z3=-6, z4=-6), seat_wind="2z"),
     case("worked_two_flowers", "「第一个数是指花多少」",

@@ -1,4 +1,4 @@
-"""Dealer rotation per rule set (RULES.md "Dealer and rounds"): each row quotes the seed line it follows."""
+"""Dealer rotation per rule set (docs/RULES.md "Dealer and rounds"): each row quotes the seed line it follows."""
 
 from pathlib import Path
 
@@ -64,7 +64,7 @@ def test_prevalent_wind_advances_after_every_player_dealt(ruleset):
 
 
 def test_tuidaohu_prevalent_wind_advances_once_the_deal_is_back_at_the_first_dealer():
-    """RULES.md: the wind advances each time the deal has passed East → South → West → North and back."""
+    """docs/RULES.md: the wind advances each time the deal has passed East → South → West → North and back."""
     rotation = rules.load("tuidaohu").rotation
     state = next_round(Round(), [2], rotation=rotation)  # player 2 wins: deals next, half way round
     assert (state.dealer, state.prevalent_wind) == (2, "1z")

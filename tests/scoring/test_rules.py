@@ -1,4 +1,5 @@
-"""Rule sets as validated data (RULES.md "What every rule set shares"): loading, options, overrides, file checks."""
+"""Rule sets as validated data (docs/RULES.md "What every rule set shares"): loading, options, overrides, file
+checks."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def test_ruleset_names() -> None:
 
 
 DEFAULT_ROWS = [
-    # (rule set, option, RULES.md value)
+    # (rule set, option, docs/RULES.md value)
     ("jipinghu", "cap", 3), ("jipinghu", "min_fan", 0), ("jipinghu", "chow", True),
     ("jipinghu", "discard_win", True), ("jipinghu", "flowers", False), ("jipinghu", "seven_pairs", False),
     ("jipinghu", "all_chows_suited_pair", False), ("jipinghu", "discard_pays_all", False),

@@ -1,4 +1,4 @@
-"""Every row of every table in RULES.md, for all four rule sets: fan values, caps, extras only within the cap,
+"""Every row of every table in docs/RULES.md, for all four rule sets: fan values, caps, extras only within the cap,
 special hands not stacking, special-win floors, first-turn wins, min_fan, tuidaohu units / doublers / 满鬼 /
 ghosts / horses, qianggang 番. Payments are in test_settle.py, qianggang money in test_qianggang.py."""
 
@@ -139,7 +139,7 @@ JIPINGHU = [
     row("human", J, CHICKEN, {"human": 6}, 6, 64, limit=True, win="discard", discarder="1z", seat_wind="4z",
         special=["human"]),
     row("seven_pairs_option", J, SEVEN_PAIRS, {"seven_pairs": 0}, 0, 1, options={"seven_pairs": True}),
-    # naming ghost tiles is enough in every rule set (RULES.md rule set 2): 9p stands in for the missing 2m
+    # naming ghost tiles is enough in every rule set (docs/RULES.md rule set 2): 9p stands in for the missing 2m
     row("named_ghost_plays", J, "13m456p789s555s11z9p", {"chicken": 0, "self_draw": 1}, 1, 2, ghosts="9p", **S),
     row("seven_pairs_option_quads", J, "1111m3344p5566s77z", {"seven_pairs": 0}, 0, 1,
         options={"seven_pairs": True}),
@@ -230,8 +230,8 @@ TUIDAOHU = [
         limit=True, options={"ghosts": "flip"}, ghosts="3m", **S),
     row("flip2_two_ghosts", T, "12m456p789s555z1z3m7m", {"plain_win": 0}, 0, 1, options={"ghosts": "flip2"},
         ghosts="3m7m", **S),
-    # a context that names ghost tiles plays with them, whatever options.ghosts says (RULES.md rule set 2; seed 000:
-    # 「鬼牌：也就是赖子的意思，换种说法就是任意牌或者万能牌」): 9p stands in for the missing 2m ...
+    # a context that names ghost tiles plays with them, whatever options.ghosts says (docs/RULES.md rule set 2; seed
+    # 000: 「鬼牌：也就是赖子的意思，换种说法就是任意牌或者万能牌」): 9p stands in for the missing 2m ...
     row("named_ghost_plays_without_option", T, "13m456p789s555z11z9p", {"plain_win": 0}, 0, 1, ghosts="9p", **S),
     # ... and 「无鬼：X2，胡牌时手中无鬼牌」: ghosts are in play, the hand holds none
     row("named_ghost_no_ghost_doubler", T, "111m222p444s555z11z", {"all_pungs": 1, "no_ghost": 1}, 2, 4,
@@ -251,7 +251,7 @@ TUIDAOHU = [
 ]
 
 QIANGGANG = [
-    # 番 (seed 003 line 33: 「番是2倍的意思」): 鸡胡 0, 杂色 1, 清一色 2, 大哥 (碰碰胡) 3, 十三幺 4 (RULES.md)
+    # 番 (seed 003 line 33: 「番是2倍的意思」): 鸡胡 0, 杂色 1, 清一色 2, 大哥 (碰碰胡) 3, 十三幺 4 (docs/RULES.md)
     row("chicken", Q, CHICKEN, {"chicken": 0}, 0, 1),
     row("half_flush", Q, HALF_FLUSH, {"half_flush": 1}, 1, 2),
     row("full_flush", Q, FULL_FLUSH, {"full_flush": 2}, 2, 4),
@@ -345,7 +345,7 @@ def test_min_fan(ruleset, options, concealed, melds, context, wins) -> None:
         assert caught.value.code == "below_minimum_fan"
 
 
-# ---- what each rule set allows, and impossible contexts (RULES.md "What every rule set shares") ---------------
+# ---- what each rule set allows, and impossible contexts (docs/RULES.md "What every rule set shares") ----------
 
 REFUSAL_ROWS = [
     # (id, request, code)
@@ -460,7 +460,7 @@ def test_default_ruleset_is_jipinghu() -> None:
     assert score({"hand": {"concealed": CHICKEN}})["ruleset"] == J
 
 
-# ---- tuidaohu horses and kongs, qianggang kongs (RULES.md rule sets 2 and 4) ------------------------------------
+# ---- tuidaohu horses and kongs, qianggang kongs (docs/RULES.md rule sets 2 and 4) -------------------------------
 
 HORSE_COUNT_ROWS = [
     # (id, ruleset, options, concealed, ghosts, horses, hits, per-payer amount)
@@ -526,9 +526,10 @@ SPECIAL_WIN_CASES = {
     "human": (CHICKEN, [], {"win": "discard", "discarder": "1z", "seat_wind": "4z", "special": ["human"]}),
     "multi_win": (CHICKEN, [], {**DISCARD, "special": ["multi_win"]}),
 }
-# Where the seeds give each special win a value. jipinghu (seed 000 「七、特殊规则」), xinzhang (RULES.md: as jipinghu)
-# and qianggang (seed 003 line 45-65) all seven; tuidaohu 「杠开：X2」 and 「抢杠：算抢杠者自摸」; it has no discard
-# wins (so no 人和 or 一炮三响) and the seed is silent on 海底捞月, 天和 and 地和, which score as a plain win there.
+# Where the seeds give each special win a value. jipinghu (seed 000 「七、特殊规则」), xinzhang (docs/RULES.md: as
+# jipinghu) and qianggang (seed 003 line 45-65) all seven; tuidaohu 「杠开：X2」 and 「抢杠：算抢杠者自摸」; it has no
+# discard wins (so no 人和 or 一炮三响) and the seed is silent on 海底捞月, 天和 and 地和, which score as a plain win
+# there.
 SEED_VALUED = {J: set(SPECIAL_WIN_CASES), X: set(SPECIAL_WIN_CASES), Q: set(SPECIAL_WIN_CASES),
                T: {"kong_replacement", "robbing_kong"}}
 SPECIAL_WIN_ROWS = [(name, special) for name in (J, X, T, Q) for special in SPECIAL_WIN_CASES

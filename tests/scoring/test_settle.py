@@ -1,4 +1,4 @@
-"""Who pays whom (RULES.md "Who pays", 包 liability, horses, kong payments, stake unit and fee, coin examples)."""
+"""Who pays whom (docs/RULES.md "Who pays", 包 liability, horses, kong payments, stake unit and fee, coin examples)."""
 
 from __future__ import annotations
 

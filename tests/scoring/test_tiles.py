@@ -1,4 +1,4 @@
-"""Tile codes and compact notation (RULES.md "Tiles")."""
+"""Tile codes and compact notation (docs/RULES.md "Tiles")."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_tile_vocabulary() -> None:
     assert t.PLAYING_TILES[:3] == ("1m", "2m", "3m")
     assert t.HONOUR_TILES == ("1z", "2z", "3z", "4z", "5z", "6z", "7z")
     assert tuple(f"{n}f" for n in range(1, 9)) == t.FLOWER_TILES
-    # DESIGN.md: the detector's class list is exactly these 43 names, in this order
+    # docs/API.md "Tile codes": the detector's class list is exactly these 43 names, in this order
     assert len(t.DETECTOR_CLASSES) == 43
     assert t.DETECTOR_CLASSES[-1] == "back"
     assert list(t.DETECTOR_CLASSES[:34]) == [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [
@@ -77,7 +77,7 @@ ALIAS_ROWS = [("E", "1z"), ("S", "2z"), ("W", "3z"), ("N", "4z"), ("P", "5z"), (
 
 @pytest.mark.parametrize(("letter", "code"), ALIAS_ROWS, ids=[r[0] for r in ALIAS_ROWS])
 def test_letter_aliases(letter, code) -> None:
-    # RULES.md: P=白 (5z), F=發 (6z), C=中 (7z)
+    # docs/RULES.md: P=白 (5z), F=發 (6z), C=中 (7z)
     assert t.parse(letter) == [code]
 
 
