@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,17 @@ S3_TEST_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "te
 
 
 STORAGE_SERVERS = {"postgres_cluster_url", "s3_endpoint"}
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Each reason for skipping once, with how many tests it skipped: a missing PostgreSQL says so once and gives
+    the line that installs it, not once per test (as -rs would)."""
+    reasons = Counter(report.longrepr[2].removeprefix("Skipped: ")
+                      for report in terminalreporter.stats.get("skipped", []) if isinstance(report.longrepr, tuple))
+    if reasons:
+        terminalreporter.section("skipped")
+        for reason, count in sorted(reasons.items()):
+            terminalreporter.line(f"{count:4} {reason}")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

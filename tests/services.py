@@ -86,7 +86,9 @@ def new_database(cluster_url: str, template: str | None = None) -> str:
 
 
 def database_name(url: str) -> str:
-    return url.split("/")[3].split("?")[0]
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).database
 
 
 @contextmanager
