@@ -31,8 +31,9 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that needs the throwaway PostgreSQL cluster or S3 server is in the `postgres` lane, however it
-    reaches them (a fixture of a fixture, the `storage` parameter)."""
+    """Every test whose fixtures reach the throwaway PostgreSQL cluster or S3 server, however deep, is in the
+    `postgres` lane. A fixture reached only through request.getfixturevalue is invisible here: such parameters carry
+    the mark themselves (BACKENDS in tests/api/conftest.py)."""
     for item in items:
         if STORAGE_SERVERS.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)

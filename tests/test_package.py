@@ -19,9 +19,12 @@ FOLDERS = ("api", "vision", "scoring", "datasets")  # importable only as fanshot
 NOT_SOURCE = {".venv", "node_modules", ".git", "build", "dist", "__pycache__", "fanshot-data", "work", "runs"}
 
 
+def not_source(part: str) -> bool:
+    return part in NOT_SOURCE or part.startswith(".venv") or part.endswith(".egg-info")
+
+
 def python_files() -> list[Path]:
-    return [path for path in ROOT.rglob("*.py")
-            if not NOT_SOURCE.intersection(path.relative_to(ROOT).parts) and not path.parts[-2].startswith(".venv")]
+    return [path for path in ROOT.rglob("*.py") if not any(map(not_source, path.relative_to(ROOT).parts))]
 
 
 def imports_of_a_bare_folder(path: Path) -> list[str]:
@@ -46,7 +49,7 @@ def test_no_code_imports_a_folder_by_its_bare_name() -> None:
 def build_wheel(out: Path) -> Path:
     """Build from a copy, so that the build leaves nothing in the checkout."""
     source = out / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE, ".venv*", "tests", "*.egg-info"))
+    shutil.copytree(ROOT, source, ignore=lambda _, names: [n for n in names if not_source(n) or n == "tests"])
     # this environment's setuptools (the dev extra) builds it: no isolated build environment to install each time
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "--wheel-dir", str(out), str(source)], check=True)

@@ -20,11 +20,11 @@ CASES = [  # (the command, the module the scale extra brings, the option that ne
 @pytest.mark.parametrize(("command", "module", "option"), CASES)
 def test_storage_without_the_scale_extra_names_the_extra(command, module, option, tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, module, None)  # as if not installed: importing it raises ModuleNotFoundError
-    # serve hands its settings to its workers through these variables: restored after the test
+    # serve hands its settings to its workers through these variables. Set, then removed: monkeypatch then
+    # restores them (absent ones too) after the test, and no storage URL of this environment reaches the command.
     for variable in [DATA_DIR_VARIABLE, SUPERVISOR_VARIABLE, ALLOWED_HOSTS_VARIABLE, *STORAGE_VARIABLES.values()]:
         monkeypatch.setenv(variable, "")
-    monkeypatch.delenv(STORAGE_VARIABLES["database_url"])
-    monkeypatch.delenv(STORAGE_VARIABLES["images_url"])
+        monkeypatch.delenv(variable)
     assert main([*command, "--data-dir", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.startswith("error: ") and error.count("\n") == 1, error
