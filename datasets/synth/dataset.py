@@ -32,7 +32,7 @@ from fanshot.datasets.synth.drawn import drawn_faces
 from fanshot.datasets.synth.faces import FaceSet, load_face_sets
 from fanshot.datasets.synth.hands import RULESETS, corpus, random_request
 from fanshot.datasets.synth.layout import Placed, place_hand
-from fanshot.datasets.synth.looks import draw_look
+from fanshot.datasets.synth.looks import draw_look, draw_scatter_look
 from fanshot.datasets.synth.scene import Look, Scene, render
 from fanshot.datasets.synth.variants import randomise_faces
 from fanshot.datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
@@ -99,14 +99,15 @@ class Extras:
 
     photos: Mapping[str, np.ndarray]
     japanese: FaceSet
+    scatter: bool = False  # the tiles scattered and standing, seen from low (looks.draw_scatter_look)
 
 
-def randomisation_extras(art_cache: Path | None) -> Extras:
+def randomisation_extras(art_cache: Path | None, scatter: bool = False) -> Extras:
     """The cache's background photos and the Japanese-style faces, drawn with the cache's or the machine's CJK
-    font."""
+    font; with `scatter`, for scattered tiles."""
     font = next((path for path in (art_cache / "pkgs" / s.package / s.path for s in SOURCES if s.name == "drawn")
                  if path.is_file()), None) if art_cache else None
-    return Extras(load_backgrounds(art_cache), drawn_faces(font or _cjk_font(), "japanese"))
+    return Extras(load_backgrounds(art_cache), drawn_faces(font or _cjk_font(), "japanese"), scatter)
 
 
 def randomised(placed: list[Placed], sets: Mapping[str, FaceSet], source: str, seed: int, index: int,
@@ -114,7 +115,7 @@ def randomised(placed: list[Placed], sets: Mapping[str, FaceSet], source: str, s
     """The tiles, faces and Look of a domain-randomised photo, and what was varied; drawn from their own stream
     (seed, index, 2): see looks.draw_look and variants.randomise_faces."""
     rng = np.random.default_rng([seed, index, 2])
-    placed, look, drawn = draw_look(placed, rng, extras.photos)
+    placed, look, drawn = (draw_scatter_look if extras.scatter else draw_look)(placed, rng, extras.photos)
     others = [faces for name, faces in sorted(sets.items()) if name != source]
     faces, taken = randomise_faces(sets[source], rng, others, extras.japanese)
     return placed, faces, look, {**drawn, **taken}
@@ -203,15 +204,17 @@ def _job(item: tuple[int, dict[str, Any]]) -> int:
 
 
 def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, crops: Path | None = None,
-                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False) -> int:
+                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False, scatter: bool = False) -> int:
     """Render `n` photos into the YOLO folder `out` (and crops) in the art `face_sets` picks, domain-randomised
-    with `randomise`; the number of labelled tiles."""
+    with `randomise`, the tiles scattered and standing with `scatter` (which randomises too); the number of
+    labelled tiles."""
     sets = face_sets(art_cache, art)
     for folder in (out / "images", out / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     jobs = list(enumerate(hand_requests(n, seed)))
-    args = (sets, seed, out, crops, randomisation_extras(art_cache) if randomise else None)
+    extras = randomisation_extras(art_cache, scatter) if randomise or scatter else None
+    args = (sets, seed, out, crops, extras)
     if workers <= 1:
         _init(*args)
         return sum(map(_job, jobs))

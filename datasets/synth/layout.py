@@ -66,6 +66,31 @@ def place_hand(hand: dict[str, Any], rng: np.random.Generator) -> list[Placed]:
     return _centred(placed)
 
 
+def scatter_tiles(placed: Sequence[Placed], rng: np.random.Generator, flat_share: float = 0.25) -> list[Placed]:
+    """The same tiles as a table shows them mid-game rather than revealed: standing upright, scattered in short
+    runs and alone, each turned a little (up to ±35°, still facing the camera), a `flat_share` lying face up;
+    face-down tiles stay down. Centred on the origin."""
+    spots: list[tuple[float, float]] = []
+    out: list[Placed] = []
+    side = 2.4 * np.sqrt(len(placed)) + 2  # the area they scatter over, in tile widths
+    x = y = turn = 0.0
+    for tile in placed:
+        in_run = bool(spots) and rng.random() < 0.45  # the next tile of a run: beside the last, turned with it
+        if in_run:
+            x, y = x + np.cos(turn) * 1.05, y + np.sin(turn) * 1.05
+            in_run = all(np.hypot(x - a, y - b) > 1.0 for a, b in spots[:-1])
+        if not in_run:
+            for _ in range(50):  # alone: clear of the others
+                x, y = rng.uniform(0, side, 2)
+                if all(np.hypot(x - a, y - b) > 1.7 for a, b in spots):
+                    break
+            turn = float(rng.uniform(-0.6, 0.6))
+        pose = tile.pose if tile.pose == DOWN else FLAT if rng.random() < flat_share else STANDING
+        spots.append((x, y))
+        out.append(Placed(tile.code, pose, float(x), float(y), turn))
+    return _centred(out)
+
+
 def _row(codes: Sequence[str], x0: float, y: float, pose: str, rng: np.random.Generator) -> list[Placed]:
     """Tiles side by side from x0, nearly touching, each a little off line."""
     gaps = np.cumsum(rng.uniform(0.01, 0.06, len(codes)))

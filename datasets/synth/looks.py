@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from fanshot.datasets.synth.layout import FLAT, STANDING, Placed
+from fanshot.datasets.synth.layout import FLAT, STANDING, Placed, scatter_tiles
 from fanshot.datasets.synth.scene import Effects, Look
 from fanshot.datasets.synth.textures import KINDS
 
@@ -22,6 +22,13 @@ STANDING_TILT = 35.0  # a standing row is seen from low: its faces look sideways
 BODIES = {"white": 0.2, "yellow": 0.2, "green": 0.2, "blue": 0.2, "orange": 0.1, "dark green": 0.1}
 UPSIDE_DOWN = 0.15  # the chance that a flat tile lies turned 180°
 PHOTO_SHARE = 0.35  # the share of backgrounds that are photographs, when there are any
+# Scattered tiles (`--scatter`) as a player at the table photographs them: from low, mostly upright, on felt
+# (else any background), the table's rail across the far side, the frame cutting tiles at its edges.
+SCATTER_TILT = (45.0, 70.0)
+SCATTER_FRAMINGS = {"hand": 0.7, "small": 0.3}
+SCATTER_FELT = 0.6
+SCATTER_RAIL = 0.7
+SCATTER_CUT = 0.5
 
 
 def draw_view(rng: np.random.Generator, standing: bool, tile_width: float = 0.0) -> tuple[int, float]:
@@ -84,9 +91,37 @@ def draw_look(placed: Sequence[Placed], rng: np.random.Generator, photos: Mappin
     background, photo = draw_background(rng, photos)
     effects = draw_effects(rng)
     look = Look(quarter_turns, tilt, tile_width, body, background, photos[photo] if photo else None, rng, effects)
-    drawn = {"framing": framing, "tile_width_wanted": f"{tile_width:.3f}", "rotation": str(90 * quarter_turns),
-             "tilt": f"{tilt:.0f}", "upside_down": str(turned), "body": body,
-             "background": f"photo:{photo}" if photo else background, "exposure": f"{effects.exposure:.2f}",
-             "glare": f"{effects.glare:.2f}", "cast_shadow": f"{effects.cast_shadow:.2f}",
-             "blur": f"{effects.blur:.1f}", "noise": f"{effects.noise:.1f}", "jpeg": str(effects.jpeg_quality)}
-    return tiles, look, drawn
+    view, rest = _described(look, framing, photo)
+    return tiles, look, {**view, "upside_down": str(turned), **rest}
+
+
+def _described(look: Look, framing: str, photo: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """A look's draws for the sidecar: the view (framing, width, roll, tilt), then the rest."""
+    view = {"framing": framing, "tile_width_wanted": f"{look.tile_width:.3f}",
+            "rotation": str(90 * look.quarter_turns), "tilt": f"{look.tilt:.0f}"}
+    effects = look.effects
+    rest = {"body": look.body, "background": f"photo:{photo}" if photo else look.background,
+            "exposure": f"{effects.exposure:.2f}", "glare": f"{effects.glare:.2f}",
+            "cast_shadow": f"{effects.cast_shadow:.2f}", "blur": f"{effects.blur:.1f}",
+            "noise": f"{effects.noise:.1f}", "jpeg": str(effects.jpeg_quality)}
+    return view, rest
+
+
+def draw_scatter_look(placed: Sequence[Placed], rng: np.random.Generator, photos: Mapping[str, np.ndarray]
+                      ) -> tuple[list[Placed], Look, dict[str, str]]:
+    """`draw_look` for scattered tiles (layout.scatter_tiles): a hand or small framing, the camera low and
+    mostly upright, felt most often, the rail and cut edges now and then."""
+    framing = str(rng.choice(list(SCATTER_FRAMINGS), p=list(SCATTER_FRAMINGS.values())))
+    tile_width = float(np.exp(rng.uniform(*np.log(FRAMINGS[framing]))))
+    tiles = scatter_tiles(placed, rng)
+    quarter_turns = int(rng.choice(4, p=[0.85, 0.06, 0.03, 0.06]))
+    tilt = float(rng.uniform(*SCATTER_TILT))
+    body = str(rng.choice(list(BODIES), p=list(BODIES.values())))
+    background, photo = ("felt", None) if rng.random() < SCATTER_FELT else draw_background(rng, photos)
+    effects = draw_effects(rng)
+    rail, cut = bool(rng.random() < SCATTER_RAIL), bool(rng.random() < SCATTER_CUT)
+    look = Look(quarter_turns, tilt, tile_width, body, background, photos[photo] if photo else None, rng, effects,
+                rail=rail, cut_edges=cut)
+    view, rest = _described(look, framing, photo)
+    return tiles, look, {"layout": "scatter", **view, "standing": str(sum(t.pose == STANDING for t in tiles)),
+                         "rail": str(rail), "cut_edges": str(cut), **rest}

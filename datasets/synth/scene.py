@@ -107,6 +107,8 @@ class Look:
     photo: np.ndarray | None  # the photograph of background "photo"
     distractors: np.random.Generator  # the stream the distractors are drawn from
     effects: Effects
+    rail: bool = False  # the table's rail across the far side, where the frame reaches past the tiles
+    cut_edges: bool = False  # the frame cropped so that its edges cut tiles (see cut_edges)
 
 
 def tile_corners(tile: Placed, thick: float) -> np.ndarray:
@@ -208,6 +210,8 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
                      look=look, widths=widths)
     light = _unit([*rng.uniform(-1, 1, 2), rng.uniform(0.8, 2.5)])
     image, distractors = _table(rng, camera, (w, h), np.concatenate(corners)[:, :2], look)
+    if look is not None and look.rail:
+        _rail(image, camera, np.concatenate(corners), rng)
     image = _shadows(image, camera, corners, light, rng)
     body = np.float32(BACK_COLOURS[look.body] if look else list(BACK_COLOURS.values())[rng.integers(len(BACK_COLOURS))])
     face_tint = np.float32([rng.uniform(0.95, 1.03), rng.uniform(0.95, 1.02), rng.uniform(0.9, 1.04)])
@@ -223,7 +227,27 @@ def render(tiles: Sequence[Placed], faces: Mapping[str, np.ndarray], rng: np.ran
     rendered = [RenderedTile(t.code, camera.project(c), camera.project(c[list(_top_side(camera, c)[0])]))
                 for t, c in zip(tiles, corners, strict=True)]
     quality = look.effects.jpeg_quality if look else int(rng.integers(55, 96))
-    return Scene(image, rendered, quality, distractors)
+    scene = Scene(image, rendered, quality, distractors)
+    return cut_edges(scene, rng) if look is not None and look.cut_edges else scene
+
+
+def cut_edges(scene: Scene, rng: np.random.Generator, keep: float = 0.5) -> Scene:
+    """The photo cropped to 70-90 % of each side at a random place, so that its edges cut tiles. A tile cut keeps
+    its label, boxed to what shows, when at least `keep` of its box shows; a sliver goes unlabelled, as a person
+    labelling the photo would leave it. A crop that would keep no tile is not made."""
+    h, w = scene.image.shape[:2]
+    size = np.int64([w * rng.uniform(0.7, 0.9), h * rng.uniform(0.7, 0.9)])
+    origin = np.int64([rng.integers(0, w - size[0] + 1), rng.integers(0, h - size[1] + 1)])
+    kept = []
+    for tile in scene.tiles:
+        low, high = np.float64(tile.box[:2]), np.float64(tile.box[2:])
+        shown = np.prod(np.clip(np.minimum(high, origin + size) - np.maximum(low, origin), 0, None))
+        if shown >= keep * np.prod(high - low):
+            kept.append(RenderedTile(tile.code, tile.corners - origin, np.clip(tile.top - origin, 0, size)))
+    if not kept:
+        return scene
+    image = scene.image[origin[1]:origin[1] + size[1], origin[0]:origin[0] + size[0]].copy()
+    return Scene(image, kept, scene.jpeg_quality, scene.distractors)
 
 
 @dataclass(frozen=True)
@@ -357,6 +381,36 @@ def _gloss(image: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> np.
     rx, ry = rng.uniform(0.05, 0.3, 2) * w
     blob = np.exp(-((xx - cx) / rx) ** 2 - ((yy - cy) / ry) ** 2) * tops * rng.uniform(0.3, 0.8)
     return (image + (255 - image.astype(np.float32)) * blob[..., None]).astype(np.uint8)
+
+
+RAIL_COLOURS = ((70, 42, 24), (28, 28, 30), (120, 80, 48), (30, 62, 42), (90, 20, 24))  # wood, lacquer, leather
+
+
+def _rail(image: np.ndarray, camera: Camera, points: np.ndarray, rng: np.random.Generator) -> None:
+    """The table's rail, drawn across the far side where the frame reaches past the tiles (`points`): its inner
+    side, its top, and the room beyond it, dark."""
+    h, w = image.shape[:2]
+    away = _unit([*camera.rotation[2, :2], 0.0])  # the camera's view, level
+    across = np.array([-away[1], away[0], 0.0])
+    frame = _table_points(camera, np.float64([[0, 0], [w, 0], [w, h], [0, h]]))
+    far, tiles_far = float(np.max(frame @ away[:2])), float(np.max(points[:, :2] @ away[:2]))
+    if far - tiles_far < 1.0:
+        return  # no room past the tiles
+    inner = rng.uniform(tiles_far + 0.6, far - 0.3)
+    lateral = frame @ across[:2]
+    left, right = lateral.min() - 5, lateral.max() + 5
+    height, width = rng.uniform(0.4, 0.9), rng.uniform(1.0, 2.5)
+    colour = np.float32(RAIL_COLOURS[rng.integers(len(RAIL_COLOURS))]) * rng.uniform(0.8, 1.2)
+
+    def quad(along: tuple[float, float, float, float], z: tuple[float, float, float, float]) -> np.ndarray:
+        ends = (left, right, right, left)
+        return np.array([a * away + e * across + [0, 0, zz] for a, e, zz in zip(along, ends, z, strict=True)])
+
+    top = inner + width
+    _fill(image, camera.project(quad((inner,) * 4, (0, 0, height, height))), colour * 0.55)  # inner side
+    _fill(image, camera.project(quad((inner, inner, top, top), (height,) * 4)), colour * 0.9)  # top
+    room = np.float32(rng.uniform(15, 70, 3))
+    _fill(image, camera.project(quad((top, top, far + 10, far + 10), (height,) * 4)), room)
 
 
 def _table_points(camera: Camera, pixels: np.ndarray) -> np.ndarray:
