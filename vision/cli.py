@@ -74,11 +74,15 @@ def _train_data(args: argparse.Namespace) -> int:
 
 
 def _train_pack(args: argparse.Namespace) -> int:
-    from fanshot.vision.train import LOCALISER_IMGSZ, build_localiser_dataset
+    from fanshot.vision.train import LOCALISER_IMGSZ, add_localiser_extras, build_localiser_dataset
 
-    data = build_localiser_dataset(args.src, args.out / "localiser", args.extra, shrink_to=args.size or LOCALISER_IMGSZ)
-    size = sum(path.stat().st_size for path in data.parent.rglob("*") if path.is_file())
-    print(f"wrote {data} ({size / 2**20:.1f} MiB)")
+    size = None if args.link else args.size or LOCALISER_IMGSZ
+    if args.src is None:
+        data = add_localiser_extras(args.out / "localiser", args.extra, shrink_to=size)
+    else:
+        data = build_localiser_dataset(args.src, args.out / "localiser", args.extra, shrink_to=size)
+    used = sum(path.stat().st_size for path in data.parent.rglob("*") if path.is_file())
+    print(f"wrote {data} ({used / 2**20:.1f} MiB)")
     return 0
 
 
@@ -176,8 +180,13 @@ def _eval(args: argparse.Namespace) -> int:
     sets = [*args.sets, *args.yolo]
     if not sets:
         raise ValueError("name at least one manifest (.jsonl) or YOLO folder to evaluate")
-    reports = {str(path): evaluate_set(path, args.split, args.conf, args.models or MODELS_DIR, not args.no_zoom)
+    base = _read_report(args.against) if args.against else None  # before the long run: a bad file fails at once
+    reports = {str(path): evaluate_set(path, args.split, args.conf, args.models or MODELS_DIR, not args.no_zoom,
+                                       args.photos or base is not None)
                for path in sets}
+    if base is not None:
+        return _print_verdict(base if len(sets) > 1 or str(sets[0]) in base else {str(sets[0]): base}, reports,
+                              args.json)
     if args.json:  # one set: its report, as before; several: {set: report}
         print(json.dumps(next(iter(reports.values())) if len(reports) == 1 else reports))
     elif len(reports) == 1:
@@ -191,6 +200,34 @@ def _eval(args: argparse.Namespace) -> int:
                      for key in ROW_COLUMNS]
             variants = ", ".join(f"{key} {value:.3f}" for key, value in report.items() if key.startswith("recall["))
             print(f"| {name} | " + " | ".join(cells) + f" | {variants} |")
+    return 0
+
+
+def _read_report(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"--against {path}: not a `fanshot eval --json --photos` report ({error})") from None
+
+
+def _print_verdict(base: dict, candidate: dict, as_json: bool) -> int:
+    from dataclasses import asdict
+
+    from fanshot.vision.choice import verdict
+
+    result = verdict(base, candidate)
+    if as_json:
+        print(json.dumps({"ships": result.ships, "mean_change": result.mean_change, "reasons": result.reasons,
+                          "sets": [{**asdict(c), "change": c.change, "falls": c.falls} for c in result.changes]}))
+        return 0
+    print("| set | tiles | base F1 | candidate F1 | change | 95 % interval | tile errors | falls |")
+    print("|---|---:|---:|---:|---:|---|---|---|")
+    for c in result.changes:
+        print(f"| {c.name} | {c.tiles} | {c.base_f1:.4f} | {c.candidate_f1:.4f} | {c.change:+.4f} | "
+              f"[{c.interval[0]:+.4f}, {c.interval[1]:+.4f}] | {c.base_errors} → {c.candidate_errors} | "
+              f"{'yes' if c.falls else ''} |")
+    print(f"mean change {result.mean_change:+.4f}: " + ("ships" if result.ships else
+                                                         "does not ship: " + "; ".join(result.reasons)))
     return 0
 
 
@@ -242,11 +279,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     sub = commands.add_parser("pack", help="the localiser dataset alone, images shrunk and copied, to carry to "
                               "another machine (train there with --data OUT)")
-    sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/")
+    sub.add_argument("src", type=Path, nargs="?", help="YOLO folder with data.yaml, train/ and valid/ (none: the "
+                     "extras join the train split of the pack already at --out)")
     sub.add_argument("--out", type=Path, required=True)
     sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
                      help="YOLO folder (e.g. `fanshot synth`'s) mixed into train (repeatable)")
     sub.add_argument("--size", type=int, help="longest side (default: the localiser's training size, 416)")
+    sub.add_argument("--link", action="store_true", help="link the images instead (on the machine that trains: "
+                     "its trainer shrinks them as it caches them)")
     sub.set_defaults(run=_guarded(_train_pack))
 
     for kind in ("localiser", "classifier"):
@@ -331,4 +371,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-zoom", action="store_true",
                         help="the localiser's single look alone: no zoom pass, no row filling")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--photos", action="store_true",
+                        help="with --json: each photo's tiles found and true, for a later --against")
+    parser.add_argument("--against", type=Path, metavar="REPORT",
+                        help="judge these models by the choice rule against a `--json --photos` report of the same "
+                        "sets (the base): per set F1, change, paired bootstrap interval, tile errors; the verdict")
     parser.set_defaults(run=_guarded(_eval))

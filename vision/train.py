@@ -73,20 +73,41 @@ def _train_split(folder: Path) -> str:
 
 def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), shrink_to: int | None = None) -> Path:
     """A face/back YOLO dataset (images linked, labels rewritten) for train and valid; returns its data.yaml.
-    Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
-    into train, its images prefixed `extra<k>_`. `shrink_to` (e.g. the training size) writes the images, shrunk,
-    instead of linking them: a self-contained folder, small enough to carry to a GPU machine."""
+    Each `extra` YOLO folder is mixed into train (`add_localiser_extras`). `shrink_to` (e.g. the training size)
+    writes the images, shrunk, instead of linking them: a self-contained folder, small enough to carry to a GPU
+    machine."""
     # every source's classes are read first: a folder without data.yaml or a back class leaves no empty dst behind
-    src_back, *extra_backs = (read_names(folder).index(BACK) for folder in (src, *extra))
+    src_back = read_names(src).index(BACK)
+    extra_backs = _backs(extra)
     for split in SPLITS:
         for folder in ("images", "labels"):
             (dst / split / folder).mkdir(parents=True, exist_ok=True)
         _localiser_split(src, split, dst / split, src_back, shrink_to=shrink_to)
-    for k, (folder, back) in enumerate(zip(extra, extra_backs, strict=True)):
-        _localiser_split(folder, _train_split(folder), dst / "train", back, f"extra{k}_", shrink_to)
     data = dst / "data.yaml"
     data.write_text(format_data_yaml(LOCALISER_CLASSES, SPLITS), encoding="utf-8")
+    _add_extras(dst, extra, extra_backs, shrink_to)
     return data
+
+
+def add_localiser_extras(dst: Path, extra: Sequence[Path], shrink_to: int | None = None) -> Path:
+    """Mix each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s)
+    into the train split of the localiser dataset `dst`, its images prefixed `extra<k>_`, k counting on from
+    the extras already there (so a GPU machine adds what it rendered to a carried pack); returns data.yaml."""
+    data = dst / "data.yaml"
+    if not data.is_file():
+        raise FileNotFoundError(f"{data}: no localiser dataset there; build one first (`fanshot train pack SRC`)")
+    _add_extras(dst, extra, _backs(extra), shrink_to)
+    return data
+
+
+def _backs(folders: Sequence[Path]) -> list[int]:
+    return [read_names(folder).index(BACK) for folder in folders]
+
+
+def _add_extras(dst: Path, extra: Sequence[Path], backs: Sequence[int], shrink_to: int | None) -> None:
+    first = len({path.name.split("_", 1)[0] for path in (dst / "train" / "labels").glob("extra*_*")})
+    for k, (folder, back) in enumerate(zip(extra, backs, strict=True), start=first):
+        _localiser_split(folder, _train_split(folder), dst / "train", back, f"extra{k}_", shrink_to)
 
 
 def jitter_box(box: np.ndarray, rng: np.random.Generator, scale: float = JITTER_SCALE) -> np.ndarray:

@@ -3,7 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-STUB = Path(__file__).resolve().parents[2] / "scripts" / "polars_stub" / "polars.py"
+STUB = Path(__file__).resolve().parents[2] / "scripts" / "gpu_stubs" / "polars.py"
 
 
 def test_read_csv_gives_ultralytics_its_columns(tmp_path):

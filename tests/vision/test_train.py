@@ -1,3 +1,4 @@
+import cv2
 import numpy as np
 
 from fanshot.datasets.classes import CLASSES
@@ -54,6 +55,32 @@ def test_pack_writes_shrunk_images_instead_of_links(tmp_path):
         assert not image.is_symlink() and cv2.imread(str(image)).shape == (150, 200, 3)
         assert (tmp_path / "out" / "localiser" / split / "labels" / f"{stem}.txt").read_text() == \
             "0 0.500000 0.500000 0.100000 0.200000\n"
+
+
+def test_pack_without_src_adds_extras_to_the_pack_already_there(tmp_path):
+    from fanshot.cli import main
+
+    real, synth = tmp_path / "real", tmp_path / "synth"
+    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
+    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
+    _yolo(synth, "", {"a": f"{BACK_INDEX} 0.4 0.3 0.1 0.2\n"})
+    for image in [*real.rglob("*.jpg"), *synth.rglob("*.jpg")]:
+        cv2.imwrite(str(image), np.full((60, 80, 3), 128, np.uint8))
+    out = tmp_path / "out"
+    assert main(["train", "pack", str(real), "--out", str(out), "--extra", str(synth)]) == 0
+
+    assert main(["train", "pack", "--out", str(out), "--extra", str(synth)]) == 0  # as a GPU machine adds renders
+
+    train = out / "localiser" / "train"
+    assert sorted(p.name for p in (train / "images").iterdir()) == ["a.webp", "extra0_a.webp", "extra1_a.webp"]
+    assert (train / "labels" / "extra1_a.txt").read_text() == "1 0.400000 0.300000 0.100000 0.200000\n"
+
+
+def test_pack_without_src_needs_a_pack_there(tmp_path, capsys):
+    from fanshot.cli import main
+
+    assert main(["train", "pack", "--out", str(tmp_path / "none"), "--extra", str(tmp_path)]) != 0
+    assert "no localiser dataset there" in capsys.readouterr().err
 
 
 def test_batchnorm_after_names_the_bn_of_a_fused_conv_only():
