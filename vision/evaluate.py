@@ -119,9 +119,10 @@ class Tally:
         self.hands.append(hand_view(result["hand"]) == expected)
         self.layouts.append(hand_view(layout_hand(labelled.boxes, list(labelled.classes))) == expected)
 
-    def summary(self) -> dict:
+    def summary(self, photos: bool = False) -> dict:
         """`false_per_photo`: tiles found beyond the true multiset (faces and backs), per photo (on photos with no
-        tile, every tile found is false)."""
+        tile, every tile found is false). With `photos`, also each photo's faces found and true and its false
+        tiles (`photos`), for a paired comparison (vision/choice.py)."""
         hands = {"hands": len(self.hands), "hand_exact": float(np.mean(self.hands)),
                  "layout_exact_on_labels": float(np.mean(self.layouts))} if self.hands else {}
         variants = {f"recall[{name}]": right / total for name, (right, total) in sorted(self.variants.items())
@@ -130,19 +131,21 @@ class Tally:
                 "false_per_photo": float(np.mean(self.false)) if self.false else 0.0,
                 "exact_match": float(np.mean(self.exact)) if self.exact else 0.0,
                 "median_ms": float(np.median(self.millis)) if self.millis else 0.0,
-                "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0, **hands}
+                "p95_ms": float(np.percentile(self.millis, 95)) if self.millis else 0.0, **hands,
+                **({"photos": [{"found": found, "true": true, "false": false} for (found, true), false
+                               in zip(self.pairs, self.false, strict=True)]} if photos else {})}
 
 
 def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Path = MODELS_DIR,
-                      zoom: bool = True) -> dict:
+                      zoom: bool = True, photos: bool = False) -> dict:
     tally, models = Tally(), load_models(models_dir)  # loaded once, outside the per-photo timing
     for image, truth, backs in manifest_entries(manifest):
         tally.add(*read_photo(image, conf, models, zoom), truth + [BACK] * backs)
-    return tally.summary()
+    return tally.summary(photos)
 
 
 def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
-                  zoom: bool = True) -> dict:
+                  zoom: bool = True, photos: bool = False) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names), and the localiser's box P/R/F1 and the
     classifier's accuracy on the boxes it matched (`stage_scores`). Photos with a `fanshot synth` sidecar
@@ -165,13 +168,13 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
             tally.add_hand(result, hand, truths[-1])
         if variants := read_sidecar(image).get("variants"):
             tally.add_variants(result, truth, variants)
-    return {**tally.summary(), "mAP50": mean_ap(detections, truths),
+    return {**tally.summary(photos), "mAP50": mean_ap(detections, truths),
             "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}
 
 
 def evaluate_set(path: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
-                 zoom: bool = True) -> dict:
+                 zoom: bool = True, photos: bool = False) -> dict:
     """`evaluate_yolo` for a folder (a YOLO folder with data.yaml), `evaluate_manifest` for a manifest file."""
     if path.is_dir():
-        return evaluate_yolo(path, split, conf, models_dir, zoom)
-    return evaluate_manifest(path, conf, models_dir, zoom)
+        return evaluate_yolo(path, split, conf, models_dir, zoom, photos)
+    return evaluate_manifest(path, conf, models_dir, zoom, photos)

@@ -72,3 +72,19 @@ def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, ca
     assert main(["eval", str(right), str(empty)]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {tmp_path}")]
     assert len(rows) == 2
+
+
+@pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
+def test_eval_against_its_own_photos_report_finds_no_change_and_does_not_ship(tmp_path, capsys):
+    manifest = tmp_path / "set.jsonl"
+    manifest.write_text(json.dumps({"image": str(SAMPLE), "tiles": "1m2m3m", "backs": 0}) + "\n")
+    assert main(["eval", str(manifest), "--json", "--photos"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    assert [set(p) for p in base["photos"]] == [{"found", "true", "false"}]
+    (tmp_path / "base.json").write_text(json.dumps(base))
+
+    assert main(["eval", str(manifest), "--against", str(tmp_path / "base.json")]) == 0
+
+    out = capsys.readouterr().out
+    assert f"| {manifest} | 3 |" in out and "| +0.0000 | [+0.0000, +0.0000] |" in out
+    assert "does not ship: the mean F1 rises by +0.0000, under 0.002" in out
