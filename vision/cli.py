@@ -180,13 +180,9 @@ def _eval(args: argparse.Namespace) -> int:
     sets = [*args.sets, *args.yolo]
     if not sets:
         raise ValueError("name at least one manifest (.jsonl) or YOLO folder to evaluate")
-    base = _read_report(args.against) if args.against else None  # before the long run: a bad file fails at once
     reports = {str(path): evaluate_set(path, args.split, args.conf, args.models or MODELS_DIR, not args.no_zoom,
-                                       args.photos or base is not None)
+                                       args.photos)
                for path in sets}
-    if base is not None:
-        return _print_verdict(base if len(sets) > 1 or str(sets[0]) in base else {str(sets[0]): base}, reports,
-                              args.json)
     if args.json:  # one set: its report, as before; several: {set: report}
         print(json.dumps(next(iter(reports.values())) if len(reports) == 1 else reports))
     elif len(reports) == 1:
@@ -204,19 +200,26 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _read_report(path: Path) -> dict:
+    """A `fanshot eval --json --photos` report as {set: report} (one set's report is written bare)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        report = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ValueError(f"--against {path}: not a `fanshot eval --json --photos` report ({error})") from None
+        raise ValueError(f"{path}: not a `fanshot eval --json --photos` report ({error})") from None
+    if not isinstance(report, dict):
+        raise ValueError(f"{path}: not a `fanshot eval --json --photos` report (not an object)")
+    return {str(path): report} if "photos" in report else report
 
 
-def _print_verdict(base: dict, candidate: dict, as_json: bool) -> int:
+def _choose(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from fanshot.vision.choice import verdict
 
+    base, candidate = _read_report(args.base), _read_report(args.candidate)
+    if len(base) == len(candidate) == 1:  # one set each, named by its report file: pair them
+        candidate = dict(zip(base, candidate.values(), strict=True))
     result = verdict(base, candidate)
-    if as_json:
+    if args.json:
         print(json.dumps({"ships": result.ships, "mean_change": result.mean_change, "reasons": result.reasons,
                           "sets": [{**asdict(c), "change": c.change, "falls": c.falls} for c in result.changes]}))
         return 0
@@ -372,8 +375,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the localiser's single look alone: no zoom pass, no row filling")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--photos", action="store_true",
-                        help="with --json: each photo's tiles found and true, for a later --against")
-    parser.add_argument("--against", type=Path, metavar="REPORT",
-                        help="judge these models by the choice rule against a `--json --photos` report of the same "
-                        "sets (the base): per set F1, change, paired bootstrap interval, tile errors; the verdict")
+                        help="with --json: each photo's tiles found and true, for `fanshot choose`")
     parser.set_defaults(run=_guarded(_eval))
+
+    parser = subparsers.add_parser("choose", help="judge a candidate by the choice rule: two `fanshot eval --json "
+                                   "--photos` reports of the same sets, the shipped models' and the candidate's")
+    parser.add_argument("base", type=Path, help="the report of the models that ship now")
+    parser.add_argument("candidate", type=Path, help="the candidate's report (a model, a threshold, a rule)")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(run=_guarded(_choose))

@@ -83,9 +83,20 @@ def test_reports_that_cannot_be_compared_are_refused(candidate: dict, message: s
         verdict(base, candidate)
 
 
-def test_eval_against_an_unreadable_report_fails_before_evaluating(tmp_path, capsys) -> None:
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]"])
+def test_choose_refuses_what_is_not_a_report(tmp_path, capsys, text: str) -> None:
     from fanshot.cli import main
 
-    (tmp_path / "base.json").write_text("{not json")
-    assert main(["eval", str(tmp_path / "set.jsonl"), "--against", str(tmp_path / "base.json")]) == 2
+    (tmp_path / "base.json").write_text(text)
+    (tmp_path / "candidate.json").write_text("{}")
+    assert main(["choose", str(tmp_path / "base.json"), str(tmp_path / "candidate.json")]) == 2
     assert "not a `fanshot eval --json --photos` report" in capsys.readouterr().err
+
+
+def test_choose_names_a_report_without_photos(tmp_path, capsys) -> None:
+    from fanshot.cli import main
+
+    for name in ("base", "candidate"):
+        (tmp_path / f"{name}.json").write_text('{"set": {"f1": 0.9}}')
+    assert main(["choose", str(tmp_path / "base.json"), str(tmp_path / "candidate.json")]) == 2
+    assert "set: the report has no photos" in capsys.readouterr().err

@@ -75,16 +75,17 @@ def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, ca
 
 
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
-def test_eval_against_its_own_photos_report_finds_no_change_and_does_not_ship(tmp_path, capsys):
+def test_choose_between_a_report_and_itself_finds_no_change_and_does_not_ship(tmp_path, capsys):
     manifest = tmp_path / "set.jsonl"
     manifest.write_text(json.dumps({"image": str(SAMPLE), "tiles": "1m2m3m", "backs": 0}) + "\n")
     assert main(["eval", str(manifest), "--json", "--photos"]) == 0
     base = json.loads(capsys.readouterr().out)
     assert [set(p) for p in base["photos"]] == [{"found", "true", "false"}]
     (tmp_path / "base.json").write_text(json.dumps(base))
+    (tmp_path / "same.json").write_text(json.dumps(base))
 
-    assert main(["eval", str(manifest), "--against", str(tmp_path / "base.json")]) == 0
+    assert main(["choose", str(tmp_path / "base.json"), str(tmp_path / "same.json")]) == 0
 
     out = capsys.readouterr().out
-    assert f"| {manifest} | 3 |" in out and "| +0.0000 | [+0.0000, +0.0000] |" in out
+    assert f"| {tmp_path / 'base.json'} | 3 |" in out and "| +0.0000 | [+0.0000, +0.0000] |" in out
     assert "does not ship: the mean F1 rises by +0.0000, under 0.002" in out
