@@ -89,16 +89,17 @@ class _Fixed:
         return 0
 
 
-def test_cut_edges_keeps_a_tile_when_half_its_box_shows_and_boxes_it_to_the_frame() -> None:
-    inside, half, sliver = (10, 10, 30, 40), (130, 10, 150, 40), (136, 50, 156, 80)  # the crop is 140 × 70
-    cut = cut_edges(_scene([inside, half, sliver]), _Fixed())
+def test_a_cut_tile_keeps_its_label_when_most_of_it_shows_and_a_sliver_goes_unlabelled() -> None:
+    inside, most, sliver = (10, 10, 30, 40), (120, 10, 145, 40), (136, 50, 156, 80)  # the crop is 140 × 70
+    cut = cut_edges(_scene([inside, most, sliver]), _Fixed())
     assert cut.image.shape == (70, 140, 3)
-    assert [t.box for t in cut.tiles] == [(10, 10, 30, 40), (130, 10, 140, 40)]
+    assert [t.box for t in cut.tiles] == [(10, 10, 30, 40), (120, 10, 140, 40)]
 
 
-def test_a_cut_that_would_keep_no_tile_is_not_made() -> None:
-    scene = _scene([(150, 80, 170, 95)])  # wholly outside the 140 × 70 crop
-    assert cut_edges(scene, _Fixed()) is scene
+def test_no_crop_is_taken_that_leaves_a_tile_half_shown_or_keeps_none() -> None:
+    for boxes in ([(10, 10, 30, 40), (130, 10, 150, 40)], [(150, 80, 170, 95)]):  # half shown; wholly outside
+        scene = _scene(boxes)
+        assert cut_edges(scene, _Fixed()) is scene
 
 
 def assert_boxes_inside(scene: Scene) -> None:
