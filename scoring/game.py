@@ -52,6 +52,9 @@ def check_setup(ruleset: Any, options: Any, players: Any, stake: Any) -> Setup:
     return Setup(ruleset, tuple(names), dict(options or {}), dict(stake))
 
 
+THREE_WINNERS = 3
+
+
 def several_winners_allowed(ruleset: rules.Ruleset) -> bool:
     """一炮多响: by option `multi_win` where the rule set has it, else where the rule set scores it (鸡平胡,
     新章). Otherwise 截胡 (docs/RULES.md, seed 003): only the biggest of several wins on one discard counts."""
@@ -112,7 +115,9 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
     _check_players(n, discarder, wins)
     order = sorted(range(len(wins)), key=lambda i: (wins[i]["winner"] - (discarder or 0)) % SEATS)
     several = len(wins) > 1 and several_winners_allowed(ruleset)
-    scores = [_score_win(setup, state, n, i, discarder, wins[i], several) for i in range(len(wins))]
+    # 一炮三响 and its 3-fan floor need three winners (「同一张牌点三个炮」, seed 000 and 003); two just both win
+    three = several and len(wins) == THREE_WINNERS
+    scores = [_score_win(setup, state, n, i, discarder, wins[i], three) for i in range(len(wins))]
     # 截胡: the biggest hand; on equal hands, the first winner counter-clockwise from the discarder
     kept = order if several else [max(order, key=lambda i: (scores[i]["points"], scores[i]["fan_total"],
                                                                 -order.index(i)))]
@@ -144,7 +149,7 @@ def _check_players(n: int, discarder: Any, wins: Any) -> None:
 
 
 def _score_win(setup: Setup, state: Round, n: int, i: int, discarder: int | None, win: dict[str, Any],
-               several: bool) -> dict[str, Any]:
+               three_winners: bool) -> dict[str, Any]:
     where = f"wins[{i}].request"
     request = copy.deepcopy(win.get("request"))
     if not isinstance(request, dict):
@@ -165,7 +170,7 @@ def _score_win(setup: Setup, state: Round, n: int, i: int, discarder: int | None
     if "stake" in context and parse_stake(context["stake"]) != parse_stake(setup.stake):
         raise _error(n, "bad_context", f"{where}.context.stake: the game's stake applies, got {context['stake']!r}")
     special = list(context.get("special", []))
-    if several and "multi_win" not in special:
+    if three_winners and "multi_win" not in special:
         special.append("multi_win")
     request.update(ruleset=setup.ruleset, options=copy.deepcopy(setup.options), context={
         "win": "self_draw" if discarder is None else "discard", **context, **filled, "special": special,

@@ -281,7 +281,7 @@ for _pid, _zh, _en, _doc in (
     ("kong_replacement", "杠上开花", "Win on a kong replacement", "杠上开花 杠后补牌和 / Win on a kong's replacement."),
     ("last_tile", "海底捞月", "Win on the last tile", "海底捞月 摸最后一张牌和 / Win on the wall's last tile."),
     ("robbing_kong", "抢杠", "Robbing the kong", "抢杠 抢他人补杠之牌和 / Win on the tile of another's added kong."),
-    ("multi_win", "一炮三响", "One of several winners", "一炮三响 一张牌多家和 / One discard, several winners."),
+    ("multi_win", "一炮三响", "One of three winners", "一炮三响 同一张牌点三个炮 / One discard, three winners."),
     ("heavenly", "天和", "Heavenly hand", "天和 庄家起手和 / The dealer wins on the deal."),
     ("earthly", "地和", "Earthly hand", "地和 闲家第一摸自摸 / A non-dealer self-draws on the first draw."),
     ("human", "人和", "Human hand", "人和 闲家和庄家第一张打牌 / A non-dealer wins on the dealer's first discard."),

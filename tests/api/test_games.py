@@ -62,11 +62,11 @@ def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(clien
     assert (first["points"], first["payments"]) == ([-2, 6, -2, -2], [-5, 11, -5, -5])
     multi = add(client, game_id, on_discard(2, (3, PUNGS), (0, CHICKEN)))  # 一炮多响 in jipinghu
     assert (multi["dealer"], [w["kept"] for w in multi["wins"]]) == (1, [True, True])
-    assert multi["points"] == [8, 0, -16, 8]
+    assert multi["points"] == [1, 0, -5, 4]  # two winners: no 一炮三响 floor
     add(client, game_id, DRAW)
     game = client.get(f"/v1/games/{game_id}").json()
     assert (game["dealer"], [p["seat_wind"] for p in game["players"]]) == (2, ["3z", "4z", "1z", "2z"])
-    assert [p["total"] for p in game["players"]] == [10, 10, -38, 10]  # money: 2 x points, less 1 a hand
+    assert [p["total"] for p in game["players"]] == [-4, 10, -16, 2]  # money: 2 x points, less 1 a hand
     assert sum(p["total"] + p["fees"] for p in game["players"]) == 0
 
     edited = client.put(f"/v1/games/{game_id}/hands/1", json=self_draw(0))  # now the dealer won hand 1

@@ -79,13 +79,14 @@ def expected_points(ruleset: str, stake: dict, hand: dict, dealer: int, prevalen
     seat = {p: t.WINDS[(p - dealer) % 4] for p in range(4)}
     wins = hand["wins"]
     several = len(wins) > 1 and several_winners_allowed(load(ruleset))
+    three = several and len(wins) == 3
     scored = []
     for win in wins:
         context = {**win["request"].get("context", {}), "seat_wind": seat[win["winner"]],
                    "prevalent_wind": prevalent, "stake": stake}
         if hand["discarder"] is not None:
             context.update(win="discard", discarder=seat[hand["discarder"]])
-        if several:
+        if three:
             context["special"] = [*context.get("special", []), "multi_win"]
         scored.append(score({"ruleset": ruleset, "hand": win["request"]["hand"], "context": context}))
     if not several:
@@ -133,22 +134,33 @@ def test_jipinghu_totals_worked_by_hand():
     scenario = SCENARIOS[0]
     setup = check_setup("jipinghu", {}, PLAYERS, {})
     assert [h["points"] for h in replay(setup, scenario.hands)["hands"]] == [
-        [24, -8, -8, -8], [0, 0, 0, 0], [0, -1, 1, 0], [8, 0, -16, 8], [-8, -8, 24, -8], [1, 0, 0, -1],
+        [24, -8, -8, -8], [0, 0, 0, 0], [0, -1, 1, 0], [1, 0, -5, 4], [-8, -8, 24, -8], [1, 0, 0, -1],
         [-2, 6, -2, -2]]
     edited = list(scenario.hands)
     edited[1] = self_draw(1)
     game = replay(setup, edited)
     assert game["hands"][4]["points"] == [-4, -4, 12, -4]  # now North seat: only the prevalent wind extra
     assert game["hands"][5]["points"] == [2, 0, 0, -2]  # now in the south round: 南 is the prevalent wind
-    assert [p["total"] for p in game["players"]] == [26, -1, -15, -10]
+    assert [p["total"] for p in game["players"]] == [19, -1, -4, -14]  # hand 4: two winners, no 一炮三响 floor
     assert [p["seat_wind"] for p in game["players"]] == ["4z", "1z", "2z", "3z"]  # player 1 deals next
 
 
-def test_several_wins_where_allowed_all_count_and_pay_as_一炮多响():
-    game = replay(check_setup("jipinghu", {}, PLAYERS, {}), [discard(2, (3, PUNGS), (0, CHICKEN))])
+def test_two_wins_on_one_discard_both_count_without_the_一炮三响_floor():
+    """docs/RULES.md: 一炮三响 is "one discard, three winners" (「同一张牌点三个炮」, seed 000 and 003): two 鸡胡
+    winners are paid 1 each by the discarder, not lifted to 3 fan."""
+    game = replay(check_setup("jipinghu", {}, PLAYERS, {}), [discard(1, (2, CHICKEN), (3, CHICKEN))])
+    hand = game["hands"][0]
+    assert [(w["winner"], w["kept"], w["fan_total"]) for w in hand["wins"]] == [(2, True, 0), (3, True, 0)]
+    assert "multi_win" not in {fan["id"] for w in hand["wins"] for fan in w["fans"]}
+    assert hand["points"] == [0, -2, 1, 1]
+
+
+def test_three_wins_on_one_discard_all_count_and_pay_as_一炮三响():
+    game = replay(check_setup("jipinghu", {}, PLAYERS, {}), [discard(2, (3, PUNGS), (0, CHICKEN), (1, CHICKEN))])
     wins = game["hands"][0]["wins"]
-    assert [(w["winner"], w["kept"], w["fan_total"]) for w in wins] == [(3, True, 3), (0, True, 3)]
+    assert [(w["winner"], w["kept"], w["fan_total"]) for w in wins] == [(3, True, 3), (0, True, 3), (1, True, 3)]
     assert "multi_win" in {fan["id"] for fan in wins[1]["fans"]}  # the 一炮三响 floor lifted the chicken hand
+    assert game["hands"][0]["points"] == [8, 8, -24, 8]
 
 
 @pytest.mark.parametrize(("wins", "kept"), [
@@ -188,8 +200,8 @@ def test_the_scoresheet_has_a_row_per_hand_and_the_totals():
     rows = scoresheet(setup, replay(setup, SCENARIOS[0].hands))
     assert rows[0] == ["hand", "prevalent wind", "dealer", "result", *PLAYERS]
     assert rows[1] == [1, "East", "Ann", "Ann 3 fan self-draw", 24, -8, -8, -8]
-    assert rows[4][3] == "Ann 3 fan, Dee 3 fan on Cai's discard"
-    assert rows[-1] == ["total", "", "", "", 23, -11, -1, -11]
+    assert rows[4][3] == "Ann 0 fan, Dee 2 fan on Cai's discard"
+    assert rows[-1] == ["total", "", "", "", 16, -11, 10, -15]  # hand 4 [8, 0, -16, 8] → [1, 0, -5, 4]
 
 
 @pytest.mark.parametrize(("hand", "message"), [
