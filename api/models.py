@@ -104,7 +104,7 @@ class Context(Strict):
 
 
 class ScoreRequest(Strict):
-    ruleset: str | None = Field(None, description="default jipinghu")
+    ruleset: str = Field("jipinghu", description="a rule set name (GET /v1/rulesets); leave it out for jipinghu")
     options: Options | None = Field(None, description="rule-set option overrides")  # type: ignore[valid-type]
     hand: Hand
     context: Context | None = None
@@ -115,10 +115,16 @@ ScoreRequestJSON = Annotated[Any, WithJsonSchema(inline_schema(ScoreRequest))]
 StakeJSON = Annotated[Any, WithJsonSchema(nullable(Stake))]
 
 
+# Null in these members is refused by the scorer, not taken as "not given": a null rule set would score silently
+# under the default one, where the CLI refuses it (issue 35).
+NOT_NULLABLE = frozenset({"ruleset"})
+
+
 def scorer_input(value: Any) -> Any:
-    """A JSON object's null members dropped, at every depth: over HTTP, null means "not given"."""
+    """A JSON object's null members dropped, at every depth: over HTTP, null means "not given" (but a null
+    `ruleset` stays, for the scorer to refuse)."""
     if isinstance(value, dict):
-        return {key: scorer_input(item) for key, item in value.items() if item is not None}
+        return {key: scorer_input(item) for key, item in value.items() if item is not None or key in NOT_NULLABLE}
     return value
 
 

@@ -27,6 +27,7 @@ def test_nulls_mean_not_given(client):
     ({**REQUEST, "hand": {"concealed": "123m", "winning_tile": "1m"}}, "too_few_tiles"),
     ({**REQUEST, "hand": {"concealed": "123q", "winning_tile": "1m"}}, "bad_tile"),
     ({**REQUEST, "ruleset": "nope"}, "unknown_ruleset"),
+    ({**REQUEST, "ruleset": None}, "unknown_ruleset"),  # issue 35: not jipinghu silently; the CLI refuses it too
     ({**REQUEST, "hand": {"winning_tile": "1m"}}, "bad_request"),
     ({**REQUEST, "hand": {**REQUEST["hand"], "winning_tile": "1m2m"}}, "bad_tile"),
     ({**REQUEST, "hand": {**REQUEST["hand"], "melds": [{"kind": "pung", "tiles": "111s"}] * 1_000}},

@@ -139,8 +139,9 @@ JIPINGHU = [
     row("human", J, CHICKEN, {"human": 6}, 6, 64, limit=True, win="discard", discarder="1z", seat_wind="4z",
         special=["human"]),
     row("seven_pairs_option", J, SEVEN_PAIRS, {"seven_pairs": 0}, 0, 1, options={"seven_pairs": True}),
-    # naming ghost tiles is enough in every rule set (docs/RULES.md rule set 2): 9p stands in for the missing 2m
-    row("named_ghost_plays", J, "13m456p789s555s11z9p", {"chicken": 0, "self_draw": 1}, 1, 2, ghosts="9p", **S),
+    # 鸡平胡 has no ghost tiles (issue 35); a house that plays them sets a ghost mode: 9p stands in for the missing 2m
+    row("named_ghost_plays_with_a_mode", J, "13m456p789s555s11z9p", {"chicken": 0, "self_draw": 1}, 1, 2,
+        ghosts="9p", options={"ghosts": "flip"}, **S),
     row("seven_pairs_option_quads", J, "1111m3344p5566s77z", {"seven_pairs": 0}, 0, 1,
         options={"seven_pairs": True}),
 ]
@@ -378,6 +379,11 @@ REFUSAL_ROWS = [
     ("tuidaohu-three_named_ghosts", {"ruleset": T, "hand": {"concealed": CHICKEN}, "context": {"ghosts": "3m5m7m"}},
      "bad_context"),
     ("jipinghu-three_named_ghosts", {"hand": {"concealed": CHICKEN}, "context": {"ghosts": "3m5m7m"}}, "bad_context"),
+    # issue 35: 鸡平胡, 新章 and 抢杠 have no ghost tiles (docs/RULES.md: ghosts are rule set 2's, 推倒胡's); naming one
+    # is refused unless the options choose a ghost mode
+    *[(f"{name}-a_named_ghost_without_a_mode", {"ruleset": name, "hand": {"concealed": CHICKEN},
+                                                "context": {"ghosts": "5m"}}, "bad_context")
+      for name in ("jipinghu", "xinzhang", "qianggang")],
     ("qianggang-no_chow", {"ruleset": Q, "hand": {"concealed": "456p789s555s11z", "melds": [
         {"kind": "chow", "tiles": "123m"}]}}, "not_allowed"),
     ("qianggang-one_of_each_flower", {"ruleset": Q, "hand": {"concealed": CHICKEN, "flowers": "11f"}},
