@@ -11,7 +11,7 @@ from fanshot.scoring.errors import ScoringError
 from fanshot.scoring.evaluate import Evaluation, evaluate
 from fanshot.scoring.hand import Hand, WinContext, parse_context, parse_hand
 from fanshot.scoring.patterns import PATTERNS, Situation
-from fanshot.scoring.settle import settle, tidy, tidy_amounts
+from fanshot.scoring.settle import Settlement, settle, tidy, tidy_amounts
 from fanshot.scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
 
 REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
@@ -71,6 +71,21 @@ def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
             for name in sorted(context.special) if name not in ruleset.scored and name != "robbing_kong"]
 
 
+# Amounts are exact up to here: beyond, floats round and JSON readers (JavaScript numbers) lose units.
+MAX_AMOUNT = 2**53 - 1
+
+
+def _check_amounts(points: float, settlement: Settlement) -> None:
+    """Refuse a hand whose points or payments would not be exact (a huge stake unit or fan value), rather than
+    answering with a rounded amount."""
+    amounts = (points, settlement.per_payer, *settlement.payments.values(), *settlement.kong_payments.values())
+    largest = max(abs(amount) for amount in amounts)
+    if largest > MAX_AMOUNT:
+        raise ScoringError("bad_context", f"the amounts reach {largest:.3g}, more than {MAX_AMOUNT} (2^53 - 1), the "
+                           "largest that stays exact: lower context.stake (unit, or the stakes) or the fan values "
+                           "in options.fans")
+
+
 def score(request: Any) -> dict[str, Any]:
     """The score response for a score request (docs/API.md); raises ScoringError for any invalid input."""
     ruleset, hand, context = parse_request(request)
@@ -84,6 +99,7 @@ def score(request: Any) -> dict[str, Any]:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
                            f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
     settlement = settle(ruleset, hand, context, evaluation.points)
+    _check_amounts(evaluation.points, settlement)
     options, values = ruleset.plain_tables
     return {
         "ruleset": ruleset.name,

@@ -28,6 +28,9 @@ def test_nulls_mean_not_given(client):
     ({**REQUEST, "hand": {"concealed": "123q", "winning_tile": "1m"}}, "bad_tile"),
     ({**REQUEST, "ruleset": "nope"}, "unknown_ruleset"),
     ({**REQUEST, "ruleset": None}, "unknown_ruleset"),  # issue 35: not jipinghu silently; the CLI refuses it too
+    ({"ruleset": "qianggang", "hand": {"concealed": "123m456p789s555s11z"},  # issue 35: was a 500 (orjson, 2^64)
+      "context": {"stake": {"unit": 10**12, "chicken": 10**7}}}, "bad_context"),
+    ({"hand": {"concealed": "111m222p333s444s99m"}, "options": {"cap": -1, "fans": {"all_pungs": 63}}}, "bad_context"),
     ({**REQUEST, "hand": {"winning_tile": "1m"}}, "bad_request"),
     ({**REQUEST, "hand": {**REQUEST["hand"], "winning_tile": "1m2m"}}, "bad_tile"),
     ({**REQUEST, "hand": {**REQUEST["hand"], "melds": [{"kind": "pung", "tiles": "111s"}] * 1_000}},

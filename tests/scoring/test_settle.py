@@ -6,6 +6,7 @@ import pytest
 
 from fanshot.scoring import score
 from fanshot.scoring import tiles as t
+from fanshot.scoring.errors import ScoringError
 from fanshot.scoring.settle import horse_hits, horse_offset
 
 
@@ -342,3 +343,26 @@ def test_stake(request_, payments) -> None:
     assert response["payments"] == payments
     fee = request_["context"]["stake"].get("fee", 0)
     assert sum(response["payments"].values()) == pytest.approx(-4 * fee)
+
+
+# Issue 35 (scorer item 4): amounts that would not stay exact (beyond 2^53 - 1) are refused with the fields to
+# lower, not rounded nor a 500. A self-drawn all-pungs hand pays 3 x 2^fan: 50 + 1 fan is the largest that fits.
+PUNGS_SELF_DRAW = {"hand": {"concealed": "111m222p333s444s99m"}, "options": {"cap": -1}}
+
+
+@pytest.mark.parametrize(("value", "exact"), [(50, 3 * 2**51), (51, None), (63, None)])
+def test_amounts_stay_exact_or_the_hand_is_refused(value: int, exact: int | None) -> None:
+    request = {**PUNGS_SELF_DRAW, "options": {"cap": -1, "fans": {"all_pungs": value}}}
+    if exact is not None:
+        assert sum(v for v in score(request)["payments"].values() if v > 0) == exact
+        return
+    with pytest.raises(ScoringError, match=r"2\^53 - 1.*lower context\.stake.*options\.fans") as refused:
+        score(request)
+    assert refused.value.code == "bad_context"
+
+
+def test_a_huge_stake_is_refused_not_rounded() -> None:
+    request = {"ruleset": "qianggang", "hand": {"concealed": "123m456p789s555s11z"},
+               "context": {"stake": {"unit": 10**12, "chicken": 10**7}}}  # the audit's example
+    with pytest.raises(ScoringError, match="more than 9007199254740991"):
+        score(request)
