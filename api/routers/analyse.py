@@ -3,14 +3,14 @@ score request (api.models.ScoreRequest) whose hand may leave out the winning til
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from fanshot.api.errors import scorer_refusals
-from fanshot.api.models import Hand, Number, ScoreRequest
+from fanshot.api.models import Hand, Number, ScoreRequest, inline_schema, scorer_input
 from fanshot.scoring.analysis import analyse as analyse_hand
 
 router = APIRouter()
@@ -27,6 +27,11 @@ class AnalyseRequest(ScoreRequest):
     `horses`, `liable` and `kong_fed_by` describe a finished win and are refused."""
 
     hand: AnalyseHand
+
+
+# Documented by its model, checked by the scorer's parser alone (as POST /v1/score): no second validator to coerce
+# "3" into 3 where the scorer refuses it.
+AnalyseRequestJSON = Annotated[Any, WithJsonSchema(inline_schema(AnalyseRequest))]
 
 
 class WinValue(BaseModel):
@@ -61,12 +66,11 @@ class AnalyseResponse(Shanten):
 
 
 @router.post("/v1/analyse", response_model=AnalyseResponse)
-def analyse(request: AnalyseRequest) -> JSONResponse:
+def analyse(request: Annotated[AnalyseRequestJSON, Body()]) -> JSONResponse:
     """13 tiles: how far from ready (`shanten`), and when ready every winning tile with the tiles left and its fan
     and points by self-draw and by discard, else the tiles that help. 14 tiles without `winning_tile`: every
     discard, best first, with what it leaves. Every value is the scorer's (POST /v1/score)."""
     # A plain def: a 14-tile analysis scores every wait of every discard (milliseconds of CPU), so it runs in
     # the thread pool rather than holding the event loop. Null means "not given", as in a score request.
-    body: dict[str, Any] = request.model_dump(exclude_unset=True, exclude_none=True)
     with scorer_refusals():
-        return JSONResponse(analyse_hand(body))
+        return JSONResponse(analyse_hand(scorer_input(request)))

@@ -45,3 +45,23 @@ def test_refusals(client, body, code):
     response = client.post("/v1/analyse", json=body)
     assert response.status_code == 422
     assert [error["code"] for error in response.json()["errors"]] == [code]
+
+
+# Issue 35 (scorer item 5): the scorer is the one validator. The same bad members, sent to /v1/score and to
+# /v1/analyse, get the same refusal from both (analyse used to coerce them through a second validator: a 200).
+SCORED = {"hand": {"concealed": "123m456p789s555s1z", "winning_tile": "1z"}, "context": {"seat_wind": "2z"}}
+BAD_MEMBERS = [
+    ("options", {"cap": "3"}), ("options", {"cap": "true"}), ("options", {"fans": {"all_pungs": 2.0}}),
+    ("options", {"min_fan": "1"}), ("context", {"seat_wind": "2z", "stake": {"unit": "2"}}), ("ruleset", 7),
+    ("ruleset", None), ("hand", {"concealed": 13}), ("hands", {}),
+]
+
+
+@pytest.mark.parametrize(("member", "value"), BAD_MEMBERS, ids=[f"{m}={v}" for m, v in BAD_MEMBERS])
+def test_score_and_analyse_refuse_the_same_bad_request_alike(client, member, value):
+    codes = []
+    for path, base in (("/v1/score", SCORED), ("/v1/analyse", WAITING)):
+        response = client.post(path, json={**base, member: value})
+        assert response.status_code == 422, (path, response.text)
+        codes.append([error["code"] for error in response.json()["errors"]])
+    assert codes[0] == codes[1]
