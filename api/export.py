@@ -66,9 +66,13 @@ class Outbox(io.RawIOBase):
         return taken
 
 
-def content_hash(example: store.Example, images: ImageStore) -> str:
-    """The photo's SHA-256: stored with it since migration 0003, read from the image store for older photos."""
-    return example.photo_sha256 or hashlib.sha256(stored_photo(example, images)).hexdigest()
+def content_hash(example: store.Example, images: ImageStore) -> str | None:
+    """The photo's SHA-256: stored with it since migration 0003, read from the image store for older photos
+    (None when the store has lost the photo)."""
+    if example.photo_sha256:
+        return example.photo_sha256
+    photo = images.get(example.image_file)
+    return None if photo is None else hashlib.sha256(photo).hexdigest()
 
 
 def stored_photo(example: store.Example, images: ImageStore) -> bytes:
@@ -78,18 +82,31 @@ def stored_photo(example: store.Example, images: ImageStore) -> bytes:
     return photo
 
 
-def labelled_files(example: store.Example, images: ImageStore) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
-    """An example as the files of a YOLO split: (images/NAME, the upright photo), (labels/STEM.txt, its boxes)."""
-    photo, name = upright_photo(stored_photo(example, images), example.image_file)
+def labelled_files(example: store.Example, stored: bytes) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    """An example as the files of a YOLO split: (images/NAME, the upright photo), (labels/STEM.txt, its boxes);
+    `stored`: its photo as the image store holds it."""
+    photo, name = upright_photo(stored, example.image_file)
     size = example.recognition["image"]
     boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
     return (f"images/{name}", photo), (f"labels/{PurePath(name).stem}.txt", format_labels(boxes).encode("ascii"))
 
 
-def split_by_photo(examples: Iterable[store.Example], images: ImageStore) -> dict[str, list[store.Example]]:
+def split_by_photo(examples: Iterable[store.Example], images: ImageStore
+                   ) -> tuple[dict[str, list[store.Example]], list[str]]:
     """One example per distinct photo (the last of each: examples come oldest confirmation first), split into
-    train and val by content hash; a single photo is a flat dataset (trained and validated on)."""
-    latest = {content_hash(example, images): example for example in examples}
+    train and val by content hash; a single photo is a flat dataset (trained and validated on). Also the image
+    files that an older example's hash could not be read from (the store lost them)."""
+    latest, missing = {}, []
+    for example in examples:
+        digest = content_hash(example, images)
+        if digest is None:
+            missing.append(example.image_file)
+        else:
+            latest[digest] = example
+    return _split(latest), missing
+
+
+def _split(latest: dict[str, store.Example]) -> dict[str, list[store.Example]]:
     if len(latest) < 2:
         return {"": list(latest.values())}
     ranked = sorted(latest, key=lambda digest: int(digest[:15], 16))  # a uniform draw per photo
@@ -99,16 +116,23 @@ def split_by_photo(examples: Iterable[store.Example], images: ImageStore) -> dic
 
 
 def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> Iterator[bytes]:
-    """The zip's bytes, a photo at a time; a photo missing from the image store stops it with FileNotFoundError."""
-    splits = split_by_photo(examples, images)
+    """The zip's bytes, a photo at a time. A photo the image store has lost is left out and named in
+    `skipped.txt`: one lost file must not break the export of every other."""
+    splits, missing = split_by_photo(examples, images)
     outbox = Outbox()
     with zipfile.ZipFile(outbox, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("data.yaml", format_data_yaml(CLASSES, splits))
         for split, chosen in splits.items():
             folder = f"{split}/" if split else ""
             for example in chosen:
-                (image, photo), (label, labels) = labelled_files(example, images)
+                stored = images.get(example.image_file)
+                if stored is None:
+                    missing.append(example.image_file)
+                    continue
+                (image, photo), (label, labels) = labelled_files(example, stored)
                 archive.writestr(f"{folder}{image}", photo, zipfile.ZIP_STORED)
                 archive.writestr(f"{folder}{label}", labels)
                 yield outbox.take()
+        if missing:
+            archive.writestr("skipped.txt", "".join(f"{name}: not in the image store\n" for name in missing))
     yield outbox.take()  # the central directory

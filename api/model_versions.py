@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 
 from fanshot.api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
-from fanshot.api.export import labelled_files
+from fanshot.api.export import labelled_files, stored_photo
 from fanshot.api.images import ImageStore
 from fanshot.api.store import Example, now
 from fanshot.datasets.classes import CLASSES
@@ -155,7 +155,7 @@ class ModelVersions:
             with tempfile.TemporaryDirectory(prefix="fanshot-adapt-") as scratch:
                 data = Path(scratch) / "data"
                 for example in examples:
-                    for name, content in labelled_files(example, images):
+                    for name, content in labelled_files(example, stored_photo(example, images)):
                         (data / name).parent.mkdir(parents=True, exist_ok=True)
                         (data / name).write_bytes(content)
                 (data / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="ascii")

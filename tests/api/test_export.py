@@ -45,3 +45,28 @@ def test_photos_stored_before_their_hash_was_are_hashed_from_the_image_store():
     names = zipfile.ZipFile(io.BytesIO(b"".join(yolo_zip_stream([example(f"r{i}.jpg", None) for i in range(3)],
                                                                   images)))).namelist()
     assert names == ["data.yaml", "images/r2.jpg", "labels/r2.txt"] and images.reads == 4
+
+
+class LosingImages(CountingImages):
+    """An image store that has lost some photos."""
+
+    def __init__(self, lost: set[str]) -> None:
+        super().__init__()
+        self.lost = lost
+
+    def get(self, name: str) -> bytes | None:
+        return None if name in self.lost else super().get(name)
+
+
+def test_a_photo_the_store_lost_is_skipped_and_listed_and_the_rest_exported():
+    # issue 36: one stored photo missing used to break every export (200, then 0 bytes)
+    examples = [example(f"r{i}.jpg", digit * 64) for i, digit in enumerate("089")]
+    examples.append(example("old.jpg", None))  # stored before hashes: its hash needs the photo, lost too
+    whole = b"".join(yolo_zip_stream(examples, LosingImages({"r1.jpg", "old.jpg"})))
+    archive = zipfile.ZipFile(io.BytesIO(whole))
+    assert archive.testzip() is None
+    names = archive.namelist()
+    assert "train/images/r2.jpg" in names and "val/images/r0.jpg" in names
+    assert not any("r1" in name or "old" in name for name in names if name != "skipped.txt")
+    assert archive.read("skipped.txt").decode().splitlines() == ["old.jpg: not in the image store",
+                                                                 "r1.jpg: not in the image store"]
