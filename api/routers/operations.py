@@ -39,6 +39,7 @@ def readyz(request: Request, store: StoreDep, metrics: MetricsDep) -> JSONRespon
     if failures:
         for part, error in failures:
             log.warning("not ready: %s: %r", part, error)
-        return errors(503, *({"code": f"{part}_unavailable", "message": f"{part}: {type(error).__name__}: {error}"}
-                             for part, error in failures))
+        # the log has the details; an unauthenticated answer must not show paths or hosts (issue 36)
+        return errors(503, *({"code": f"{part}_unavailable", "message": f"{part}: unavailable "
+                              f"({type(error).__name__}; the server's log says why)"} for part, error in failures))
     return JSONResponse({"status": "ready", "model_version": version})

@@ -101,6 +101,7 @@ def test_not_ready_names_each_part_that_fails(tmp_path):
     assert answer.status_code == 503
     assert [error["code"] for error in answer.json()["errors"]] == [
         "models_unavailable", "database_unavailable", "images_unavailable"]
+    assert str(tmp_path) not in answer.text and "vision.json" not in answer.text  # no internals (issue 36)
 
 
 @pytest.mark.parametrize(("sent", "kept"), [("lb-7f3a.2", True), ("", False), ("two words", False),
