@@ -48,8 +48,21 @@ def check_setup(ruleset: Any, options: Any, players: Any, stake: Any) -> Setup:
                            f"first, then counter-clockwise; got {players!r}")
     if len(set(names)) != SEATS:
         raise ScoringError("bad_request", f"players: four different names, got {names}")
+    for seat, name in enumerate(names):
+        if not _is_text(name):
+            raise ScoringError("bad_request", f"players[{seat}]: {name!r} is not plain text (a control character or "
+                               "half of a character pair); type the name again")
     parse_stake(stake)
     return Setup(ruleset, tuple(names), dict(options or {}), dict(stake))
+
+
+def _is_text(name: str) -> bool:
+    """Printable and encodable: a lone surrogate would be stored, then fail every read and export of the game."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return name.isprintable()
 
 
 THREE_WINNERS = 3
