@@ -40,10 +40,16 @@ JPEG_SCALES = (8, 4, 2, 1)  # libjpeg decodes at 1/8, 1/4, 1/2 or full size, eac
 # saw a thinner photo and reads noise in one as tiles (63×3000 px of noise: 11).
 MAX_ASPECT = 24
 MIN_SIDE = 16  # px: a face under this cannot be read (the classifier reads it enlarged to 64 px)
+# A progressive JPEG's decode time grows with its scans: encoders write about ten, and a 97 KB file that repeats
+# one scan a thousand times held a worker for 33 s (issue 36). Counted as start-of-scan markers, which entropy-coded
+# data cannot hold (an EXIF thumbnail's few add to the count).
+MAX_JPEG_SCANS = 48
+START_OF_SCAN = b"\xff\xda"
 
 
 class PhotoError(Exception):
-    """A photo that cannot be read; `code` is stable (empty, not_an_image, truncated, too_many_pixels, too_thin)."""
+    """A photo that cannot be read; `code` is stable (empty, not_an_image, truncated, too_many_pixels,
+    too_many_scans, too_thin)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -81,6 +87,9 @@ def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = l
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
     if of_a_hand:
         check_room_for_a_hand(width, height)
+    if is_jpeg(image) and (scans := data.count(START_OF_SCAN)) > MAX_JPEG_SCANS:
+        raise PhotoError("too_many_scans", f"the JPEG holds {scans} scans; photos have about ten, at most "
+                         f"{MAX_JPEG_SCANS} are decoded (save it again as an ordinary JPEG)")
     scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
     cost = decode_bytes(image, scale, max_side)
     if cost > MAX_DECODE_BYTES:

@@ -10,7 +10,7 @@ from fanshot.datasets.importer import read_dataset
 from fanshot.datasets.yolo import parse_data_yaml, parse_labels
 from fanshot.scoring.tiles import DETECTOR_CLASSES
 from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
-from tests.vision.test_image import png_header_only
+from tests.vision.test_image import png_header_only, scan_bomb
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
 
@@ -53,6 +53,7 @@ def test_big_photos_are_recognised_at_reduced_size(client):
     (jpeg()[:-500], "truncated"),
     (png_header_only(8000, 7000), "too_many_pixels"),
     (png_header_only(3000, 63), "too_thin"),
+    (scan_bomb(300), "too_many_scans"),  # issue 36: refused before it can hold a worker
 ])
 def test_bad_photos_are_refused_clearly(client, photo, code):
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", photo, "image/jpeg")})
