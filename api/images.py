@@ -27,11 +27,15 @@ class ImageStore(Protocol):
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that a crash leaves either the old file or the whole new one."""
     temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    with open(temporary, "wb") as file:
-        file.write(data)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)  # a failed write (a full disk) leaves no part-written file behind
+        raise
     directory = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(directory)  # makes the rename itself durable

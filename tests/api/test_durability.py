@@ -1,5 +1,7 @@
 """A confirmation the server has acknowledged survives the server being killed (SIGKILL, no shutdown)."""
 
+import errno
+import os
 import sqlite3
 from contextlib import closing
 
@@ -7,6 +9,7 @@ import httpx
 import numpy as np
 import pytest
 
+from fanshot.api.images import FolderImages
 from fanshot.api.store import Store
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_recognitions import confirmation_of
@@ -38,3 +41,16 @@ def test_the_database_is_in_wal_mode(tmp_path):
     Store(tmp_path)
     with closing(sqlite3.connect(tmp_path / "fanshot.sqlite3")) as db:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_a_photo_write_that_fails_leaves_no_temporary_file(tmp_path, monkeypatch):
+    # issue 36: a failed write (a full disk) left its .tmp file in the images folder for good
+    images = FolderImages(tmp_path / "images")
+
+    def disk_full(descriptor: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        images.put("photo.jpg", b"jpeg bytes")
+    assert list((tmp_path / "images").iterdir()) == []
