@@ -3,6 +3,8 @@ Routes raise `Refusal` (or a library's own error that a handler here maps); the 
 
 from __future__ import annotations
 
+import errno
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
 from fanshot.api.models import ErrorResponse
@@ -18,6 +21,11 @@ from fanshot.scoring.errors import ScoringError
 from fanshot.vision.image import PhotoError
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+# Storage faults an operator must fix (a full disk, a read-only mount, a failing device): the request was fine, so
+# 503 and Retry-After, not 500 (issue 36). Any other OSError is a fault of ours, and stays a 500.
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT, errno.EIO})
+STORAGE_RETRY_SECONDS = "30"
+log = logging.getLogger(__name__)
 
 
 class Refusal(Exception):
@@ -72,6 +80,21 @@ def install_error_handlers(app: FastAPI) -> None:
         code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
         # Headers such as Allow, on a 405
         return errors(error.status_code, {"code": code, "message": str(error.detail)}, headers=error.headers)
+
+    @app.exception_handler(OSError)
+    async def storage_fault(_: Request, error: OSError) -> JSONResponse:
+        if error.errno not in STORAGE_ERRNOS:
+            raise error  # on to the 500 handler, which logs the traceback
+        log.warning("storage fault: %r", error)
+        return errors(503, {"code": "storage_unavailable", "message": "the server cannot store photos now (its "
+                            "disk is full or read-only); try again later"},
+                      headers={"Retry-After": STORAGE_RETRY_SECONDS})
+
+    @app.exception_handler(OperationalError)
+    async def database_fault(_: Request, error: OperationalError) -> JSONResponse:
+        log.warning("database fault: %r", error)
+        return errors(503, {"code": "database_unavailable", "message": "the server's database cannot answer or "
+                            "store now; try again later"}, headers={"Retry-After": STORAGE_RETRY_SECONDS})
 
     @app.exception_handler(Exception)
     async def internal_error(_: Request, error: Exception) -> JSONResponse:
