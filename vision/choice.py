@@ -5,11 +5,12 @@ interval. Inputs are `fanshot eval --json --photos` reports (vision/evaluate.py)
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+
+from fanshot.vision.metrics import matched
 
 MEAN_RISE = 0.002
 MOST_FALL = 0.005
@@ -20,8 +21,7 @@ LEVEL = 0.95
 
 def photo_counts(photos: list[dict]) -> np.ndarray:
     """Per photo: faces found right, faces found, true faces, false tiles (faces and backs beyond the truth)."""
-    rows = [(sum((Counter(p["found"]) & Counter(p["true"])).values()), len(p["found"]), len(p["true"]), p["false"])
-            for p in photos]
+    rows = [(matched(p["found"], p["true"]), len(p["found"]), len(p["true"]), p["false"]) for p in photos]
     return np.array(rows, np.int64).reshape(-1, 4)
 
 

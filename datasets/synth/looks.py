@@ -15,7 +15,7 @@ from fanshot.datasets.synth.textures import KINDS
 # Tile width as a share of the frame's shorter side, by framing: a whole hand; a hand small in the frame; a
 # close-up of one to three tiles, up to one filling it.
 FRAMINGS = {"hand": (0.04, 0.1), "small": (0.02, 0.04), "closeup": (0.12, 0.9)}
-FRAMING_SHARES = (0.6, 0.2, 0.2)
+FRAMING_SHARES = {"hand": 0.6, "small": 0.2, "closeup": 0.2}
 MAX_TILT = 60.0  # degrees from straight down
 STANDING_TILT = 35.0  # a standing row is seen from low: its faces look sideways
 # The four back colours the issue names, most often; the others of BACK_COLOURS now and then.
@@ -39,9 +39,10 @@ def draw_view(rng: np.random.Generator, standing: bool, tile_width: float = 0.0)
     return int(rng.integers(4)), float(rng.uniform(low, max(low, MAX_TILT * (1 - tile_width))))
 
 
-def draw_tile_width(rng: np.random.Generator) -> tuple[str, float]:
-    """A framing and a tile width in its range (log-uniform)."""
-    framing = str(rng.choice(list(FRAMINGS), p=FRAMING_SHARES))
+def draw_tile_width(rng: np.random.Generator, shares: Mapping[str, float] = FRAMING_SHARES
+                    ) -> tuple[str, float]:
+    """A framing (keys of FRAMINGS, drawn by `shares`) and a tile width in its range (log-uniform)."""
+    framing = str(rng.choice(list(shares), p=list(shares.values())))
     low, high = FRAMINGS[framing]
     return framing, float(np.exp(rng.uniform(np.log(low), np.log(high))))
 
@@ -111,8 +112,7 @@ def draw_scatter_look(placed: Sequence[Placed], rng: np.random.Generator, photos
                       ) -> tuple[list[Placed], Look, dict[str, str]]:
     """`draw_look` for scattered tiles (layout.scatter_tiles): a hand or small framing, the camera low and
     mostly upright, felt most often, the rail and cut edges now and then."""
-    framing = str(rng.choice(list(SCATTER_FRAMINGS), p=list(SCATTER_FRAMINGS.values())))
-    tile_width = float(np.exp(rng.uniform(*np.log(FRAMINGS[framing]))))
+    framing, tile_width = draw_tile_width(rng, SCATTER_FRAMINGS)
     tiles = scatter_tiles(placed, rng)
     quarter_turns = int(rng.choice(4, p=[0.85, 0.06, 0.03, 0.06]))
     tilt = float(rng.uniform(*SCATTER_TILT))
