@@ -25,23 +25,23 @@ TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # 
 ModelLoader = Callable[[], str]  # loads the shipped recognition models (once), returns their version
 
 
-# Models folders are None for the shipped models (vision.recognize.MODELS_DIR).
+# Models folders are None for the shipped models (vision.recogniser.MODELS_DIR).
 def model_recognizer(image: np.ndarray, models_dir: Path | None) -> dict[str, Any]:
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
-    from fanshot.vision.recognize import load_models, recognize
+    from fanshot.vision.recogniser import for_models, shipped
 
-    return recognize(image, load_models(models_dir) if models_dir else None)
+    return (for_models(models_dir) if models_dir else shipped())(image)
 
 
 def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | None) -> dict[str, Any]:
-    from fanshot.vision.recognize import load_models, name_tile
+    from fanshot.vision.recogniser import for_models, shipped
 
-    return name_tile(image, box, load_models(models_dir) if models_dir else None)
+    return (for_models(models_dir) if models_dir else shipped()).name_tile(image, box)
 
 
 def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) -> dict[str, Any]:
     from fanshot.vision.adapt import adapt
-    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.recogniser import MODELS_DIR
 
     return adapt(yolo_dir, out, base or MODELS_DIR, **options)
 
@@ -49,9 +49,9 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
 @cache
 def load_shipped_models() -> str:
     """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
-    from fanshot.vision.recognize import MODELS_DIR, load_models
+    from fanshot.vision.recogniser import MODELS_DIR, shipped
 
-    load_models()
+    shipped()
     digest = hashlib.sha256()
     for name in ("vision.json", "localiser.onnx", "classifier.onnx"):
         digest.update((MODELS_DIR / name).read_bytes())

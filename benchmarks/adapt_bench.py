@@ -21,7 +21,7 @@ import numpy as np
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.vision.adapt import adapt
 from fanshot.vision.evaluate import evaluate_yolo
-from fanshot.vision.recognize import MODELS_DIR
+from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:
@@ -68,7 +68,7 @@ def main() -> None:
     codes = [{names[b.cls] for b in e.boxes} for e in examples]
     runs = []
     with tempfile.TemporaryDirectory() as scratch:
-        base_on_eval = evaluate_yolo(args.eval, "", None, args.models) if args.eval else None
+        base_on_eval = evaluate_yolo(args.eval, Recogniser.load(args.models), "") if args.eval else None
         for k in args.k:
             for seed in range(args.seeds):
                 order = np.random.default_rng(seed).permutation(len(photos))
@@ -80,8 +80,8 @@ def main() -> None:
                 load = os.getloadavg()[0]
                 record = adapt(data, work / "models", args.models, adapt_localiser=args.localiser)
                 target = args.eval or subset(args.yolo, rest, work / "rest")
-                before = base_on_eval or evaluate_yolo(target, "", None, args.models)
-                after = evaluate_yolo(target, "", None, work / "models")
+                before = base_on_eval or evaluate_yolo(target, Recogniser.load(args.models), "")
+                after = evaluate_yolo(target, Recogniser.load(work / "models"), "")
                 run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
                        "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
                        "localiser_strength": record["localiser_strength"],

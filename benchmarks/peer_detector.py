@@ -12,7 +12,7 @@ exact-photo rate over the subset, mAP50 of the boxes at the system's operating t
 and median / p95 milliseconds per photo end to end (file → tile codes, decode included; each system is warmed up
 once first, and the two run alternately photo by photo so machine load hits both alike).
 
-Systems: Fanshot `vision.recognize` with the shipped models at its threshold (0.3); mahjong-detector's public
+Systems: Fanshot's `Recogniser` with the shipped models at their threshold; mahjong-detector's public
 `detect_tiles()` at its built-in threshold (`postprocess(conf_threshold=0.5)`, class-agnostic NMS at IoU 0.5);
 and, with `valid` among the splits, the peer at the confidence threshold that gives it the best tile F1 on valid
 (swept on its detections kept down to SWEEP_FLOOR), applied unchanged to the other splits. `detect_tiles()` returns
@@ -44,7 +44,7 @@ from fanshot.scoring.tiles import NUMBER_TILES, PLAYING_TILES
 from fanshot.vision.evaluate import Tally, read_photo
 from fanshot.vision.geometry import iou
 from fanshot.vision.metrics import Boxes, mean_ap
-from fanshot.vision.recognize import MODELS_DIR, load_models
+from fanshot.vision.recogniser import shipped
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = "mahjong-detector"
@@ -194,13 +194,13 @@ def fanshot_boxes(result: dict) -> Boxes:
 
 
 def run_split(split_dir: Path, names: list[str], peer: Peer, limit: int | None) -> list[Photo]:
-    models = load_models(MODELS_DIR)
+    recogniser = shipped()
     examples = read_split(split_dir, len(names))[:limit]
-    read_photo(examples[0].image, None, models)  # warm-ups, outside the timing
+    read_photo(examples[0].image, recogniser)  # warm-ups, outside the timing
     peer.timed(examples[0].image)
     photos = []
     for example in examples:
-        result, fanshot_ms = read_photo(example.image, None, models)
+        result, fanshot_ms = read_photo(example.image, recogniser)
         peer_found, peer_ms = peer.timed(example.image)
         width, height = result["image"]["width"], result["image"]["height"]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in example.boxes]
@@ -231,7 +231,7 @@ def report_split(photos: list[Photo], peer_conf: float | None) -> dict:
         "images": len(photos),
         "true_tiles_34": sum(len(p.truth.classes) for p in photos),
         "true_tiles_dropped": sum(len(p.all_truth.classes) - len(p.truth.classes) for p in photos),
-        "fanshot": {"conf": load_models(MODELS_DIR).conf, **score(photos, [p.fanshot for p in photos], fanshot_ms)},
+        "fanshot": {"conf": shipped().config.conf, **score(photos, [p.fanshot for p in photos], fanshot_ms)},
         "fanshot_all_43_codes": everything.summary(),
         "peer_default": {"conf": PEER_DEFAULT_CONF, **score(photos, default, peer_ms)},
         # detect_tiles() must agree with the untimed pass at its threshold (else the boxes are not its boxes)

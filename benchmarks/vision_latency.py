@@ -1,7 +1,7 @@
 """Recogniser latency on this machine, end to end: median and p95 milliseconds per photo from the file's bytes
 to the recognition result (read, decode with EXIF orientation, localise, classify, group), as
-POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then `recognize`), side by side: Fanshot
-(with its zoom pass and row filling), Fanshot's single look (`recognize(..., zoom=False)`, the pipeline before
+POST /v1/recognitions does it (`load_photo(data, max_side=1600)`, then the `Recogniser`), side by side: Fanshot
+(with every stage), Fanshot's single look (every stage switched off, `without(*STAGES)`: the pipeline before
 them: their cost is the ratio) and, with `--peer`, mahjong-detector, alternately photo by photo. Two cases, same
 photos, and any `--zoom` folders:
 
@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from fanshot.vision.config import STAGES
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.recognize import load_models, recognize
+from fanshot.vision.recogniser import Recogniser, shipped
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
 BIG_SIZE, BIG_CONTENT, PAD = (4000, 3000), 3000, (114, 114, 114)
@@ -79,13 +80,11 @@ def make_12mp_manifest(manifest: Path, out: Path) -> None:
 def systems(peer: bool) -> dict[str, Callable[[bytes], dict | list]]:
     """File bytes → result, for each system timed: Fanshot, Fanshot's single look, and
     (with `peer`) mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
-    models = load_models()
+    def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
+        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
 
-    def fanshot(zoom: bool) -> Callable[[bytes], dict]:
-        return lambda data: recognize(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), models,
-                                      zoom=zoom)
-
-    timed = {"fanshot": fanshot(True), "single_look": fanshot(False)}
+    single_look = shipped().with_config(shipped().config.without(*STAGES))
+    timed = {"fanshot": fanshot(shipped()), "single_look": fanshot(single_look)}
     if peer:
         import mahjong_detector
 

@@ -82,7 +82,7 @@ def test_the_wheel_installs_only_fanshot_and_every_module_imports_from_it(tmp_pa
         "         if m.name != 'fanshot.__main__']\n"
         "for name in names:\n"
         "    assert importlib.import_module(name).__file__.startswith(SITE), name\n"
-        "from fanshot.vision.recognize import MODELS_DIR\n"
+        "from fanshot.vision.recogniser import MODELS_DIR\n"
         "from fanshot.scoring import ruleset_summaries\n"
         "assert (MODELS_DIR / 'localiser.onnx').is_file() and (MODELS_DIR / 'vision.json').is_file(), MODELS_DIR\n"
         "assert len(ruleset_summaries()) == 4\n"

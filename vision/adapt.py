@@ -50,7 +50,7 @@ from fanshot.vision.localiser_head import (
     write_localiser,
 )
 from fanshot.vision.metrics import Boxes, multiset_scores
-from fanshot.vision.recognize import NOT_A_TILE, Models, load_models, localise, session, to_tensor
+from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
 from fanshot.vision.train import jitter_box
 
 LOWEST_CONF = 0.1  # candidate boxes are kept down to this localiser score; the threshold is chosen above it
@@ -209,7 +209,7 @@ def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarr
     return claims
 
 
-def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Models,
+def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Recogniser,
                    embed: ort.InferenceSession, base: Head, rng: np.random.Generator, *,
                    training: bool = True, label_jitters: int | None = None,
                    found_jitters: int | None = None) -> Photo:
@@ -221,7 +221,8 @@ def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], m
     height, width = image.shape[:2]
     truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
     codes = [code for code, _ in labels]
-    found, scores, kinds = localise(image, models, LOWEST_CONF)
+    candidates = models.localise(image, LOWEST_CONF)
+    found, scores, kinds = candidates.boxes, candidates.scores, candidates.kinds
     backs = np.array([kind == BACK for kind in kinds], dtype=bool)
     size, width = models.classifier_size, base.weight.shape[1]
     features = _features(image, list(found), embed, size, width)
@@ -266,7 +267,7 @@ def fit_head(base: Head, features: np.ndarray, targets: np.ndarray, strength: fl
 
 
 def read_photo_codes(photo: Photo, head: Head, conf: float) -> list[str]:
-    """The codes `recognize` reports for this photo with this last layer and threshold (backs as `back`)."""
+    """The codes the recogniser reports for this photo with this last layer and threshold (backs as `back`)."""
     keep = photo.scores >= conf
     faces = keep & ~photo.backs
     codes = [BACK] * int((keep & photo.backs).sum())
@@ -346,7 +347,7 @@ class LocaliserPhoto:
 
 
 def localiser_photo(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], features: ort.InferenceSession,
-                    models: Models, base: LocaliserHead, rng: np.random.Generator) -> LocaliserPhoto:
+                    models: Recogniser, base: LocaliserHead, rng: np.random.Generator) -> LocaliserPhoto:
     """The localiser's features of one labelled photo in its plain look and LOCALISER_LOOKS others, each mirrored
     or not, scaled within LOOK_FILL and moved anywhere in the localiser's input."""
     image = load_photo(image_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
@@ -372,8 +373,8 @@ def boxing_f1(looks: Sequence[Look], found: Sequence[Boxes]) -> float:
     return 2 * right / (boxes + tiles) if boxes + tiles else 0.0
 
 
-def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, classes: Sequence[str]
-                     ) -> float | None:
+def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, classes: Sequence[str],
+                     nms_iou: float) -> float | None:
     """The localiser pull whose class Convs, fitted on the other folds, box the tiles of each fold best
     (`boxing_f1` at the best threshold of CONF_GRID); None when the base Convs box them at least as well, or
     with one photo."""
@@ -383,8 +384,8 @@ def choose_localiser(photos: Sequence[LocaliserPhoto], base: LocaliserHead, clas
     folds = fold_numbers(len(photos))
 
     def best_f1(heads: Sequence[LocaliserHead]) -> float:
-        return max(boxing_f1(looks, [detections(lk, head, conf, classes) for lk, head in zip(looks, heads,
-                                                                                             strict=True)])
+        return max(boxing_f1(looks, [detections(lk, head, conf, classes, nms_iou)
+                                       for lk, head in zip(looks, heads, strict=True)])
                    for conf in CONF_GRID)
 
     best_score, best_strength = best_f1([base] * len(photos)), None
@@ -425,7 +426,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     if len(photos_in) < MIN_PHOTOS:
         raise DatasetError(f"{yolo_dir}: {len(photos_in)} labelled photo(s); adapting needs at least {MIN_PHOTOS}")
     meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
-    models = load_models(base_dir)
+    models = Recogniser.load(base_dir)
     classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
     localiser = onnx.load(str(base_dir / meta["localiser"]["file"]))
     base, base_localiser = base_head(classifier, models.codes), base_localiser_head(localiser)
@@ -437,12 +438,13 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         report(0.6 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
     fit, held = split_held_out(len(photos))
     fit_photos, held_photos = [photos[i] for i in fit], [photos[i] for i in held]
-    choice = choose(fit_photos, base, models.conf)
+    choice = choose(fit_photos, base, models.config.conf)
     report(0.7, "chose the pull and the threshold")
     located, localiser_strength = [], None
     if adapt_localiser and len(fit) >= LOCALISER_MIN_PHOTOS:
         located = [localiser_photo(*photo, features, models, base_localiser, rng) for photo in photos_in]
-        localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes)
+        localiser_strength = choose_localiser([located[i] for i in fit], base_localiser, models.localiser_classes,
+                                              models.config.nms_iou)
     report(0.8, "chose the localiser's pull")
 
     def localiser_fitted_on(indices: Sequence[int]) -> onnx.ModelProto:
@@ -463,12 +465,12 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         for fold in np.unique(folds):
             mine, others = ([fit[j] for j in np.flatnonzero(which)] for which in (folds == fold, folds != fold))
             reads.update(zip(mine, read_with(localiser_fitted_on(others), mine), strict=True))
-        with_localiser = choose(fit_photos, base, models.conf, [reads[i] for i in fit])
+        with_localiser = choose(fit_photos, base, models.config.conf, [reads[i] for i in fit])
         cross_validated["with_localiser"] = with_localiser.f1
         if with_localiser.f1 > choice.f1:
             candidates.insert(0, (True, with_localiser, read_with(localiser_fitted_on(fit), held)))
     report(0.9, "chose whether to adapt the localiser")
-    before = figures(held_photos, [read_photo_codes(p, base, models.conf) for p in held_photos])
+    before = figures(held_photos, [read_photo_codes(p, base, models.config.conf) for p in held_photos])
 
     def held_out_figures(chosen: Choice, reads: Sequence[Photo]) -> dict[str, float]:
         trial = fit_head(base, *stack(fit_photos), chosen.strength)

@@ -7,6 +7,10 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fanshot.vision.recogniser import Recogniser
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -50,7 +54,7 @@ def _jitter_scale(text: str) -> float:
 
 
 def _train_data(args: argparse.Namespace) -> int:
-    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.recogniser import MODELS_DIR
     from fanshot.vision.refit import source_photos
     from fanshot.vision.train import (
         add_localiser_crops,
@@ -98,12 +102,16 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from fanshot.vision.recognize import DEFAULT_CONF
+    from fanshot.vision.config import RecogniserConfig
     from fanshot.vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
-    stages = json.loads((args.out / "vision.json").read_text(encoding="utf-8")) if args.only else {}
-    conf = stages.get("localiser", {}).get("conf", DEFAULT_CONF) if args.conf is None else args.conf
+    # The recogniser's settings stay as OUT/vision.json has them (the defaults for a new folder).
+    source = args.out / "vision.json"
+    previous = json.loads(source.read_text(encoding="utf-8")) if source.is_file() else {}
+    config = RecogniserConfig.from_vision_json(previous, str(source))
+    stages = previous if args.only else {}
+    conf = config.conf if args.conf is None else args.conf
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
         if args.only not in (None, kind):
             continue
@@ -113,7 +121,7 @@ def _export(args: argparse.Namespace) -> int:
         if kind == "localiser":
             stages[kind]["conf"] = conf
         print(f"wrote {path}")
-    write_model_json(args.out / "vision.json", stages["localiser"], stages["classifier"],
+    write_model_json(source, stages["localiser"], stages["classifier"], config.section(),
                      args.command_line or stages.get("training", []))
     print(f"wrote {args.out / 'vision.json'}")
     return 0
@@ -127,7 +135,7 @@ def _average(args: argparse.Namespace) -> int:
 
 
 def _refit(args: argparse.Namespace) -> int:
-    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.recogniser import MODELS_DIR
     from fanshot.vision.refit import refit
 
     def progress(message: str) -> None:
@@ -150,11 +158,21 @@ def _refit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recogniser(args: argparse.Namespace) -> Recogniser:
+    """The recogniser of --models (default: the shipped one), with --conf and --without where a command has them."""
+    from fanshot.vision.recogniser import MODELS_DIR, Recogniser
+
+    recogniser = Recogniser.load(args.models or MODELS_DIR)
+    config = recogniser.config
+    if getattr(args, "conf", None) is not None:
+        config = config.changed(conf=args.conf)
+    return recogniser.with_config(config.without(*getattr(args, "without", [])))
+
+
 def _read(args: argparse.Namespace) -> int:
     from fanshot.vision.evaluate import read_photo
-    from fanshot.vision.recognize import load_models
 
-    result, ms = read_photo(args.photo, models=load_models(args.models) if args.models else None)
+    result, ms = read_photo(args.photo, _recogniser(args))
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
@@ -175,14 +193,12 @@ ROW_COLUMNS = ("images", "precision", "recall", "f1", "exact_match", "false_per_
 
 def _eval(args: argparse.Namespace) -> int:
     from fanshot.vision.evaluate import evaluate_set
-    from fanshot.vision.recognize import MODELS_DIR
 
     sets = [*args.sets, *args.yolo]
     if not sets:
         raise ValueError("name at least one manifest (.jsonl) or YOLO folder to evaluate")
-    reports = {str(path): evaluate_set(path, args.split, args.conf, args.models or MODELS_DIR, not args.no_zoom,
-                                       args.photos)
-               for path in sets}
+    recogniser = _recogniser(args)  # loaded once, outside the per-photo timing
+    reports = {str(path): evaluate_set(path, recogniser, args.split, args.photos) for path in sets}
     if args.json:  # one set: its report, as before; several: {set: report}
         print(json.dumps(next(iter(reports.values())) if len(reports) == 1 else reports))
     elif len(reports) == 1:
@@ -236,7 +252,7 @@ def _choose(args: argparse.Namespace) -> int:
 
 def _adapt(args: argparse.Namespace) -> int:
     from fanshot.vision.adapt import adapt
-    from fanshot.vision.recognize import MODELS_DIR
+    from fanshot.vision.recogniser import MODELS_DIR
 
     def progress(fraction: float, message: str) -> None:
         print(f"{fraction:4.0%} {message}", file=sys.stderr)
@@ -259,6 +275,7 @@ def _adapt(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from fanshot.vision.config import STAGES
     from fanshot.vision.train import JITTER_SCALE
 
     parser = subparsers.add_parser("train", help="train and export the tile localiser and crop classifier")
@@ -371,8 +388,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--split", default="test", help="split folder of YOLO folders that have splits (default test)")
     parser.add_argument("--conf", type=_threshold, help="localiser score threshold (default: the models' vision.json)")
     parser.add_argument("--models", type=Path, help="models folder with vision.json (default: the shipped one)")
-    parser.add_argument("--no-zoom", action="store_true",
-                        help="the localiser's single look alone: no zoom pass, no row filling")
+    parser.add_argument("--without", action="append", default=[], choices=STAGES, metavar="STAGE",
+                        help=f"read with this stage switched off (repeatable; {', '.join(STAGES)})")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--photos", action="store_true",
                         help="with --json: each photo's tiles found and true, for `fanshot choose`")

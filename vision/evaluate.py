@@ -1,4 +1,4 @@
-"""`fanshot eval`: run the recogniser over an evaluation manifest (docs/API.md) or a YOLO folder and score it."""
+"""`fanshot eval`: run a `Recogniser` over an evaluation manifest (docs/API.md) or a YOLO folder and score it."""
 
 from __future__ import annotations
 
@@ -12,18 +12,18 @@ import numpy as np
 
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
+from fanshot.vision.config import Layout
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.layout import group_tiles, propose_hand
 from fanshot.vision.metrics import COCO_THRESHOLDS, Boxes, matched, mean_ap, multiset_scores, stage_scores
-from fanshot.vision.recognize import MODELS_DIR, Models, load_models, recognize
+from fanshot.vision.recogniser import Recogniser
 
 
-def read_photo(path: Path, conf: float | None = None, models: Models | None = None,
-               zoom: bool = True) -> tuple[dict, float]:
-    """Recognition result of a photo file and the milliseconds it took, decoding included."""
+def read_photo(path: Path, recogniser: Recogniser) -> tuple[dict, float]:
+    """Recognition result of a photo file, read as serving reads an upload, and the milliseconds it took, decoding
+    included."""
     start = time.perf_counter()
-    result = recognize(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), models, conf,
-                       zoom)
+    result = recogniser(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
     return result, (time.perf_counter() - start) * 1000
 
 
@@ -80,9 +80,9 @@ def variant_counts(variants: dict, found: list[str], truth: list[str]) -> dict[s
     return counts
 
 
-def layout_hand(boxes: np.ndarray, codes: list[str]) -> dict:
-    """The hand the layout proposes for tiles at these boxes: what `recognize` does after reading them."""
-    return propose_hand(group_tiles(boxes, codes), codes)
+def layout_hand(boxes: np.ndarray, codes: list[str], layout: Layout) -> dict:
+    """The hand the layout proposes for tiles at these boxes: what the recogniser does after reading them."""
+    return propose_hand(group_tiles(boxes, codes, layout), codes)
 
 
 @dataclass
@@ -113,11 +113,11 @@ class Tally:
             tally[0] += right
             tally[1] += total
 
-    def add_hand(self, result: dict, truth: dict, labelled: Boxes) -> None:
+    def add_hand(self, result: dict, truth: dict, labelled: Boxes, layout: Layout) -> None:
         """Score the proposed hand of a photo whose true hand is known, and the layout on its true boxes."""
         expected = hand_view(truth)
         self.hands.append(hand_view(result["hand"]) == expected)
-        self.layouts.append(hand_view(layout_hand(labelled.boxes, list(labelled.classes))) == expected)
+        self.layouts.append(hand_view(layout_hand(labelled.boxes, list(labelled.classes), layout)) == expected)
 
     def summary(self, photos: bool = False) -> dict:
         """`false_per_photo`: tiles found beyond the true multiset (faces and backs), per photo (on photos with no
@@ -136,26 +136,24 @@ class Tally:
                                in zip(self.pairs, self.false, strict=True)]} if photos else {})}
 
 
-def evaluate_manifest(manifest: Path, conf: float | None = None, models_dir: Path = MODELS_DIR,
-                      zoom: bool = True, photos: bool = False) -> dict:
-    tally, models = Tally(), load_models(models_dir)  # loaded once, outside the per-photo timing
+def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = False) -> dict:
+    tally = Tally()
     for image, truth, backs in manifest_entries(manifest):
-        tally.add(*read_photo(image, conf, models, zoom), truth + [BACK] * backs)
+        tally.add(*read_photo(image, recogniser), truth + [BACK] * backs)
     return tally.summary(photos)
 
 
-def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
-                  zoom: bool = True, photos: bool = False) -> dict:
+def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names), and the localiser's box P/R/F1 and the
     classifier's accuracy on the boxes it matched (`stage_scores`). Photos with a `fanshot synth` sidecar
     also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
-    tally, detections, truths, models = Tally(), [], [], load_models(models_dir)
+    tally, detections, truths = Tally(), [], []
     for example in read_split(folder, len(names)):
         image, boxes = example.image, example.boxes
-        result, ms = read_photo(image, conf, models, zoom)
+        result, ms = read_photo(image, recogniser)
         width, height = result["image"]["width"], result["image"]["height"]
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
@@ -165,16 +163,15 @@ def evaluate_yolo(root: Path, split: str = "test", conf: float | None = None, mo
                                 np.array([t["confidence"] for t in tiles])))
         tally.add(result, ms, truth)
         if (hand := true_hand(image)) is not None:
-            tally.add_hand(result, hand, truths[-1])
+            tally.add_hand(result, hand, truths[-1], recogniser.config.layout)
         if variants := read_sidecar(image).get("variants"):
             tally.add_variants(result, truth, variants)
     return {**tally.summary(photos), "mAP50": mean_ap(detections, truths),
             "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}
 
 
-def evaluate_set(path: Path, split: str = "test", conf: float | None = None, models_dir: Path = MODELS_DIR,
-                 zoom: bool = True, photos: bool = False) -> dict:
+def evaluate_set(path: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:
     """`evaluate_yolo` for a folder (a YOLO folder with data.yaml), `evaluate_manifest` for a manifest file."""
     if path.is_dir():
-        return evaluate_yolo(path, split, conf, models_dir, zoom, photos)
-    return evaluate_manifest(path, conf, models_dir, zoom, photos)
+        return evaluate_yolo(path, recogniser, split, photos)
+    return evaluate_manifest(path, recogniser, photos)

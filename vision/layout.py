@@ -10,18 +10,10 @@ from functools import cache
 import numpy as np
 
 from fanshot.scoring.tiles import BACK, is_flower, to_string
+from fanshot.vision.config import Layout
 
-ROW_DRIFT = 0.5  # a row's next tile has its centre within this fraction of a tile height up or down
-ROW_REACH = 3.0  # and lies at most this many tile widths to the right: melds sit a gap apart from the hand
-GROUP_GAP = 0.35  # a gap wider than this many tile widths starts a new group
 MELD_SIZES = (3, 4)
 HAND_TILES = 14  # a winning hand: standing tiles + 3 per meld (a kong's fourth tile is its replacement)
-# A photo whose rows run down it: its camera rolled a quarter turn (recognize reads it turned). Chosen on the choice
-# sets (MODEL_CARD.md), judged on the single look's sure finds: the tuning renders of seed 4343 read 0.8025 → 0.8242
-# at 0.7 and 3 tiles (the same at 2; 0.8233 at 4 tiles, 0.8231 at 0.8), valid 0.9379 → 0.9389; at 0.6 valid read
-# 0.9401 but a clutter draw one false tile more.
-ROWS_DOWN_TILES = 3
-ROWS_DOWN_SHARE = 0.7
 
 
 def nearest_offsets(boxes: np.ndarray) -> np.ndarray:
@@ -33,13 +25,13 @@ def nearest_offsets(boxes: np.ndarray) -> np.ndarray:
     return offsets[np.arange(len(centres)), distance.argmin(axis=1)]
 
 
-def rows_run_down(boxes: np.ndarray) -> bool:
-    """Whether the tiles' rows run down the photo (a camera rolled a quarter turn): ROWS_DOWN_SHARE of them, at
-    least ROWS_DOWN_TILES, have their nearest neighbour above or below rather than beside them."""
-    if len(boxes) < ROWS_DOWN_TILES:
+def rows_run_down(boxes: np.ndarray, layout: Layout) -> bool:
+    """Whether the tiles' rows run down the photo (a camera rolled a quarter turn): `rows_down_share` of them, at
+    least `rows_down_tiles`, have their nearest neighbour above or below rather than beside them."""
+    if len(boxes) < layout.rows_down_tiles:
         return False
     nearest = nearest_offsets(boxes)
-    return float(np.mean(np.abs(nearest[:, 1]) > np.abs(nearest[:, 0]))) >= ROWS_DOWN_SHARE
+    return float(np.mean(np.abs(nearest[:, 1]) > np.abs(nearest[:, 0]))) >= layout.rows_down_share
 
 
 def row_angle(boxes: np.ndarray) -> float:
@@ -67,13 +59,14 @@ def straighten(boxes: np.ndarray) -> np.ndarray:
     return np.stack([u - w / 2, v - h / 2, u + w / 2, v + h / 2], axis=1)
 
 
-def rows(boxes: np.ndarray) -> list[list[int]]:
+def rows(boxes: np.ndarray, layout: Layout) -> list[list[int]]:
     """Tile indices in rows, top to bottom, each left to right. A row is a chain of right-hand neighbours, so
     it follows a slanted or perspective-shrunk line where a horizontal band would swallow the next row."""
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     dx, dy = cx[None, :] - cx[:, None], np.abs(cy[None, :] - cy[:, None])  # [i, j]: from tile i to tile j
-    near = (dx > 0.5 * w[:, None]) & (dx < ROW_REACH * w[:, None]) & (dy < ROW_DRIFT * np.minimum.outer(h, h))
+    near = ((dx > 0.5 * w[:, None]) & (dx < layout.row_reach * w[:, None])
+            & (dy < layout.row_drift * np.minimum.outer(h, h)))
     cost = dx / w[:, None] + 2 * dy / h[:, None]
     right: dict[int, int] = {}
     left: set[int] = set()
@@ -96,11 +89,11 @@ def gaps(row: list[int], boxes: np.ndarray) -> list[float]:
             for a, b in zip(row, row[1:], strict=False)]
 
 
-def split_at_gaps(row: list[int], boxes: np.ndarray) -> list[list[int]]:
-    """A left-to-right row cut wherever the gap between neighbours exceeds GROUP_GAP tile widths."""
+def split_at_gaps(row: list[int], boxes: np.ndarray, group_gap: float) -> list[list[int]]:
+    """A left-to-right row cut wherever the gap between neighbours exceeds `group_gap` tile widths."""
     groups = [[row[0]]]
     for gap, tile in zip(gaps(row, boxes), row[1:], strict=True):
-        if gap > GROUP_GAP:
+        if gap > group_gap:
             groups.append([])
         groups[-1].append(tile)
     return groups
@@ -147,15 +140,15 @@ def peel_melds(group: list[int], codes: Sequence[str], boxes: np.ndarray, others
     return [group]
 
 
-def group_tiles(boxes: np.ndarray, codes: Sequence[str]) -> list[dict]:
+def group_tiles(boxes: np.ndarray, codes: Sequence[str], layout: Layout | None = None) -> list[dict]:
     """Groups in reading order: `{kind, tiles}`; flowers (wherever they lie) form one `flowers` group; the
     standing hand is the largest group that is not a run of melds (its pair rules that out), the others are
     `meld`s, one per meld a group's tiles form (melds laid too close for a gap are split by their codes), or
     more `concealed` tiles; the groups a winning hand has no room for are `loose` (set_loose_tiles_apart)."""
     if not len(codes):
         return []
-    boxes = straighten(boxes)
-    geometric = [group for row in rows(boxes) for group in split_at_gaps(row, boxes)]
+    layout, boxes = layout or Layout(), straighten(boxes)
+    geometric = [group for row in rows(boxes, layout) for group in split_at_gaps(row, boxes, layout.group_gap)]
     flowers = [i for group in geometric for i in group if is_flower(codes[i])]
     others = [kept for group in geometric if (kept := [i for i in group if not is_flower(codes[i])])]
     melds = [split_melds(group, codes, boxes) for group in others]

@@ -18,7 +18,7 @@ from onnx import numpy_helper
 
 from fanshot.vision.geometry import best_class, iou, letterbox, nms, xywh_to_xyxy
 from fanshot.vision.metrics import Boxes
-from fanshot.vision.recognize import NMS_IOU, session, to_tensor
+from fanshot.vision.recogniser import session, to_tensor
 
 TOP_K = 10  # positives per labelled tile, as ultralytics' task-aligned assigner takes
 ALIGN_SCORE, ALIGN_IOU = 0.5, 6.0  # that assigner's weights of score and IoU in an anchor's alignment with a tile
@@ -230,8 +230,9 @@ def fit_localiser_head(base: LocaliserHead, data: Samples, strength: float) -> L
     return LocaliserHead(tuple(weights), tuple(biases))
 
 
-def detections(look_: Look, head: LocaliserHead, conf: float, class_names: Sequence[str]) -> Boxes:
-    """What the localiser with `head` finds in a look at score ≥ conf, after NMS, as `localise` decodes it."""
+def detections(look_: Look, head: LocaliserHead, conf: float, class_names: Sequence[str], nms_iou: float) -> Boxes:
+    """What the localiser with `head` finds in a look at score ≥ conf, after NMS at `nms_iou`, as
+    `Recogniser.localise` decodes it."""
     boxes, found, classes = best_class(look_.boxes, base_scores(look_, head), conf)
-    keep = nms(boxes, found, NMS_IOU)
+    keep = nms(boxes, found, nms_iou)
     return Boxes(boxes[keep], [class_names[c] for c in classes[keep]], found[keep])

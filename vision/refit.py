@@ -39,7 +39,7 @@ from fanshot.vision.adapt import (
     write_classifier,
 )
 from fanshot.vision.evaluate import manifest_entries
-from fanshot.vision.recognize import NOT_A_TILE, load_models
+from fanshot.vision.recogniser import NOT_A_TILE, Recogniser
 
 # Far fewer training crops per tile than adapt's: here the tiles are thousands, and every crop costs a trunk pass.
 LABEL_JITTERS = 2
@@ -99,7 +99,7 @@ class Reader:
 
     def __post_init__(self) -> None:
         self.meta = json.loads((self.base_dir / "vision.json").read_text(encoding="utf-8"))
-        self.models = load_models(self.base_dir)
+        self.models = Recogniser.load(self.base_dir)
         self.classifier = onnx.load(str(self.base_dir / self.meta["classifier"]["file"]))
         self.base = base_head(self.classifier, self.models.codes)
         self.embed = embedding_session(self.classifier)
@@ -199,7 +199,7 @@ def refit(fit_sources: Sequence[Path], tune_sources: Sequence[Path], valid_sourc
     read = lambda paths, train: {str(p): reader.photos(p, most, train, cache, report) for p in paths}  # noqa: E731
     fit, tune, valid = read(fit_sources, True), read(tune_sources, True), read(valid_sources, False)
     fit_photos = [photo for photos in fit.values() for photo in photos]
-    setting, trials = choose(fit_photos, valid, tune, reader.base, reader.models.conf, report)
+    setting, trials = choose(fit_photos, valid, tune, reader.base, reader.models.config.conf, report)
     all_photos = fit_photos + [photo for photos in tune.values() for photo in photos]
     not_a_tile = reader.base.classes.index(NOT_A_TILE)
     final = fit_head(reader.base, *stack(all_photos, None if setting.negatives else not_a_tile), setting.strength)

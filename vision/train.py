@@ -18,8 +18,9 @@ import numpy as np
 
 from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.geometry import cut_crop
+from fanshot.vision.geometry import cut_crop, iou, letterbox
 from fanshot.vision.image import fit_size
+from fanshot.vision.recogniser import NOT_A_TILE, Look, Recogniser, to_tensor
 
 LOCALISER_CLASSES = ("face", "back")
 LOCALISER_IMGSZ = 416
@@ -151,51 +152,57 @@ def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, co
 
 def add_localiser_crops(src: Path, dst: Path, models_dir: Path, *, size: int = CLASSIFIER_IMGSZ,
                         min_iou: float = 0.5) -> int:
-    """Add to dst/train crops cut by the shipped localiser's own boxes on the train split, each labelled with
-    the true box it overlaps most (IoU ≥ min_iou): the classifier then learns on the boxes it will be given."""
-    from fanshot.vision.geometry import iou
-    from fanshot.vision.recognize import load_models, localise
-
-    names, models, added = read_names(src), load_models(models_dir), 0
+    """Add to dst/train crops cut by the recogniser's own boxes (its localisation stages, `Recogniser.find`) on
+    the train split, each labelled with the true box it overlaps most (IoU ≥ min_iou): the classifier then learns
+    on the boxes it will be given."""
+    names, recogniser, added = read_names(src), Recogniser.load(models_dir), 0
     for image_path, boxes in labelled_images(src, "train"):
-        image = cv2.imread(str(image_path))
-        height, width = image.shape[:2]
+        look, width, height = _look(recogniser, image_path)
         truth = boxes[:, 1:] * [width, height, width, height]
-        found, _, _ = localise(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, models.conf)
-        for index, box in enumerate(found if len(truth) else []):
-            overlaps = iou(box, truth)
+        sure = look.found.scores >= recogniser.config.conf
+        in_photo = look.photo_boxes(width, height)
+        for index in np.flatnonzero(sure) if len(truth) else []:
+            overlaps = iou(in_photo[index], truth)
             if overlaps.max() >= min_iou:
                 folder = dst / "train" / names[int(boxes[overlaps.argmax(), 0])]
                 if folder.is_dir():
-                    cv2.imwrite(str(folder / f"pred_{image_path.stem}_{index}.png"), cut_crop(image, box, size))
+                    _write_crop(folder / f"pred_{image_path.stem}_{index}.png", look, index, size)
                     added += 1
     return added
+
+
+def _look(recogniser: Recogniser, image_path: Path) -> tuple[Look, int, int]:
+    """The recogniser's localisation stages on a photo file: the `Look`, and the photo's width and height."""
+    image = cv2.cvtColor(cv2.imread(str(image_path)), cv2.COLOR_BGR2RGB)
+    return recogniser.find(image), image.shape[1], image.shape[0]
+
+
+def _write_crop(path: Path, look: Look, index: int, size: int) -> None:
+    """Write the crop of one of a look's tiles, cut from the image as read (upright), as a BGR PNG."""
+    crop = cut_crop(look.image, look.found.boxes[index], size)
+    cv2.imwrite(str(path), cv2.cvtColor(crop, cv2.COLOR_RGB2BGR))
 
 
 def add_negative_crops(sources: Sequence[Sequence[tuple[Path, list[tuple[str, np.ndarray]]]]], dst: Path,
                        models_dir: Path, *, size: int = CLASSIFIER_IMGSZ) -> int:
     """Add `NOT_A_TILE` crops to dst/train/none (every NEGATIVE_VAL_EVERY-th to dst/val/none): the boxes the
-    recogniser's localiser (zoom pass included, at NEGATIVE_CONF) finds on no labelled tile of photos whose every
-    tile is labelled (renders and rows with distractors, photos of no tile), each source's photos as
+    recogniser's localisation stages (`Recogniser.find`, sure at NEGATIVE_CONF) find on no labelled tile of photos
+    whose every tile is labelled (renders and rows with distractors, photos of no tile), each source's photos as
     `vision.refit.source_photos` lists them. A classifier that knows the class turns such boxes down
-    (`recognize.drop_non_tiles`). Returns crops added."""
-    from fanshot.vision.geometry import iou
-    from fanshot.vision.recognize import NOT_A_TILE, find_tiles, load_models
-
-    models, added = load_models(models_dir), 0
+    (`Recogniser.drop_non_tiles`). Returns crops added."""
+    base = Recogniser.load(models_dir)
+    recogniser, added = base.with_config(base.config.changed(conf=NEGATIVE_CONF, unsure=NEGATIVE_CONF)), 0
     for k, photos in enumerate(sources):
         for image_path, labels in photos:
-            image = cv2.imread(str(image_path))
-            height, width = image.shape[:2]
+            look, width, height = _look(recogniser, image_path)
             truth = np.array([box for _, box in labels]).reshape(-1, 4) * [width, height, width, height]
-            found, _ = find_tiles(cv2.cvtColor(image, cv2.COLOR_BGR2RGB), models, NEGATIVE_CONF)
-            for index, box in enumerate(found.boxes):
+            for index, box in enumerate(look.photo_boxes(width, height)):
                 if len(truth) and iou(box, truth).max() >= NEGATIVE_MAX_IOU:
                     continue
                 added += 1
                 folder = dst / ("val" if added % NEGATIVE_VAL_EVERY == 0 else "train") / NOT_A_TILE
                 folder.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(folder / f"none{k}_{image_path.stem}_{index}.png"), cut_crop(image, box, size))
+                _write_crop(folder / f"none{k}_{image_path.stem}_{index}.png", look, index, size)
     return added
 
 
@@ -371,7 +378,6 @@ def _accumulate(sums: dict, key: str, x) -> None:
 
 def _crops(paths: Sequence[Path]) -> np.ndarray:
     """Tile crops as the classifier's N×3×S×S float32 input (stretched RGB / 255)."""
-    from fanshot.vision.recognize import to_tensor
 
     return to_tensor(np.stack([cv2.resize(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB),
                                           (CLASSIFIER_IMGSZ, CLASSIFIER_IMGSZ)) for p in paths]))
@@ -379,8 +385,6 @@ def _crops(paths: Sequence[Path]) -> np.ndarray:
 
 def _letterboxed(paths: Sequence[Path]) -> np.ndarray:
     """Photos as the localiser's N×3×S×S float32 input (letterboxed RGB / 255)."""
-    from fanshot.vision.geometry import letterbox
-    from fanshot.vision.recognize import to_tensor
 
     return to_tensor(np.stack([letterbox(cv2.cvtColor(cv2.imread(str(p)), cv2.COLOR_BGR2RGB), LOCALISER_IMGSZ).image
                                for p in paths]))
@@ -446,6 +450,7 @@ def export(weights: Path, out: Path, imgsz: int, *, dynamic: bool, runs: Path) -
     return out, [model.names[i] for i in range(len(model.names))]
 
 
-def write_model_json(path: Path, localiser: dict, classifier: dict, commands: list[str]) -> None:
-    path.write_text(json.dumps({"localiser": localiser, "classifier": classifier, "training": commands},
-                               indent=2) + "\n", encoding="utf-8")
+def write_model_json(path: Path, localiser: dict, classifier: dict, recogniser: dict, commands: list[str]) -> None:
+    """A models folder's vision.json: both models, the recogniser's settings and the commands that trained them."""
+    path.write_text(json.dumps({"localiser": localiser, "classifier": classifier, "recogniser": recogniser,
+                                "training": commands}, indent=2) + "\n", encoding="utf-8")

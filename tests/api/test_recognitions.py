@@ -262,7 +262,7 @@ def test_errors_never_leak_internals(tmp_path):
 
 def test_missing_recognizer_is_503(tmp_path):
     def absent(image, models_dir):
-        raise ModuleNotFoundError("No module named 'fanshot.vision.recognize'")
+        raise ModuleNotFoundError("No module named 'fanshot.vision.recogniser'")
     client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 503 and response.json()["errors"][0]["code"] == "model_unavailable"

@@ -3,6 +3,7 @@ never kept when they read held-out photos worse than the base."""
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +25,11 @@ from fanshot.vision.adapt import (
     split_held_out,
     write_classifier,
 )
+from fanshot.vision.config import RecogniserConfig
 from fanshot.vision.localiser_head import LocaliserHead, Look
 from fanshot.vision.metrics import Boxes
-from fanshot.vision.recognize import MODELS_DIR, NOT_A_TILE, drop_non_tiles, load_models, session
+from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE, Detections, session, shipped
+from tests.vision.fakes import fake_recogniser
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
@@ -84,22 +87,25 @@ def test_a_localiser_box_is_right_when_it_claims_a_labelled_tile_and_wrong_other
 
 def test_with_one_photo_the_localiser_stays_the_base():
     head = LocaliserHead((np.zeros((2, 1), dtype=np.float32),), (np.zeros(2, dtype=np.float32),))
-    assert choose_localiser([adapt.LocaliserPhoto(None, None)], head, ["face", BACK]) is None
+    assert choose_localiser([adapt.LocaliserPhoto(None, None)], head, ["face", BACK], 0.5) is None
 
 
-def test_recognize_drops_faces_named_not_a_tile_and_keeps_backs():
-    boxes, scores = np.arange(12.0).reshape(3, 4), np.array([0.9, 0.8, 0.7])
-    probs = np.array([[0.9, 0.1], [0.2, 0.8], [0.1, 0.9]])
-    kept = drop_non_tiles(boxes, scores, ["face", "face", BACK], probs, ["1m", NOT_A_TILE])
-    assert kept[2] == ["face", BACK] and kept[1].tolist() == [0.9, 0.7]
-    unchanged = drop_non_tiles(boxes, scores, ["face"] * 3, probs, ["1m", "2m"])
-    assert unchanged[2] == ["face"] * 3
+@pytest.mark.parametrize(("codes", "config", "kinds"), [
+    (["1m", NOT_A_TILE], RecogniserConfig(), ["face", BACK]),
+    (["1m", "2m"], RecogniserConfig(), ["face", "face", BACK]),  # a base classifier has no such class
+    (["1m", NOT_A_TILE], RecogniserConfig().without("not_a_tile"), ["face", "face", BACK]),
+])
+def test_the_recogniser_drops_faces_named_not_a_tile_and_keeps_backs(codes, config, kinds):
+    found = Detections(np.arange(12.0).reshape(3, 4), np.array([0.9, 0.8, 0.7]), ["face", "face", BACK],
+                       np.array([[0.9, 0.1], [0.2, 0.8], [0.1, 0.9]]))
+    recogniser = replace(fake_recogniser(None, config), codes=codes)
+    assert recogniser.drop_non_tiles(found).kinds == kinds
 
 
 @needs_models
 def test_a_written_classifier_carries_the_new_last_layer_and_the_base_trunk(tmp_path):
     base_model = onnx.load(str(MODELS_DIR / "classifier.onnx"))
-    codes = load_models(MODELS_DIR).codes
+    codes = shipped().codes
     base = base_head(base_model, codes)
     tile_codes = tuple(code for code in codes if code != NOT_A_TILE)
     assert base.classes == (*tile_codes, NOT_A_TILE)  # the shipped classifier's own NOT_A_TILE row, or a new one
@@ -145,7 +151,7 @@ def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, t
     assert (out / meta["localiser"]["file"]).is_file() and (out / meta["classifier"]["file"]).is_file()
     localiser_changed = (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
     assert localiser_changed == (record["kept"] == "adapted" and record["localiser_strength"] is not None)
-    base_has_it = NOT_A_TILE in load_models(MODELS_DIR).codes
+    base_has_it = NOT_A_TILE in shipped().codes
     assert (NOT_A_TILE in meta["classifier"]["classes"]) == (record["kept"] == "adapted" or base_has_it)
     photo = sorted((rendered / "images").glob("*.jpg"))[0]
     assert main(["read", str(photo), "--models", str(out), "--json"]) == 0

@@ -57,8 +57,9 @@ def test_eval_without_a_set_is_refused(capsys):
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
 def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, capsys):
     from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.recogniser import shipped
 
-    result, _ = read_photo(SAMPLE)
+    result, _ = read_photo(SAMPLE, shipped())
     codes = [t["code"] for t in result["tiles"]]
     right, empty = tmp_path / "right.jsonl", tmp_path / "empty.jsonl"
     right.write_text(json.dumps({"image": str(SAMPLE), "tiles": "".join(c for c in codes if c != "back"),

@@ -2,6 +2,7 @@ import json
 
 import numpy as np
 
+from fanshot.vision.config import Layout
 from fanshot.vision.evaluate import Tally, hand_view, true_hand, variant_counts
 from fanshot.vision.metrics import Boxes
 
@@ -28,8 +29,8 @@ def test_tally_scores_the_proposed_hand_and_the_layout_on_the_true_boxes():
     boxes = np.array([[n * 32, 0, n * 32 + 30, 40] for n in range(15)], dtype=float)
     tally = Tally()
     right = {"concealed": "11m234p567s777z", "melds": [{"kind": "kong", "tiles": "9999m", "concealed": True}]}
-    tally.add_hand({"hand": right}, HAND, Boxes(boxes, codes))
-    tally.add_hand({"hand": {**right, "melds": []}}, HAND, Boxes(boxes[:11], codes[:11]))
+    tally.add_hand({"hand": right}, HAND, Boxes(boxes, codes), Layout())
+    tally.add_hand({"hand": {**right, "melds": []}}, HAND, Boxes(boxes[:11], codes[:11]), Layout())
     summary = tally.summary()
     assert (summary["hands"], summary["hand_exact"], summary["layout_exact_on_labels"]) == (2, 0.5, 0.5)
     assert "hand_exact" not in Tally().summary()

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from fanshot.vision.config import Layout
 from fanshot.vision.layout import (
     group_tiles,
     meld_of,
@@ -39,12 +40,12 @@ THREE = layout(tile_row(["1m"] * 3, 0, 0))[0]
     (THREE, False), (turned(THREE), True), (turned(THREE)[:2], False),  # two tiles: too few to tell
 ])
 def test_rows_run_down_a_photo_whose_tiles_are_nearest_above_and_below(boxes, run_down):
-    assert rows_run_down(boxes) is run_down
+    assert rows_run_down(boxes, Layout()) is run_down
 
 
 def test_rows_tolerate_a_slanted_row_and_sort_left_to_right():
     boxes = np.array([[70, 8, 100, 48], [0, 0, 30, 40], [35, 4, 65, 44], [0, 100, 30, 140]], dtype=float)
-    assert rows(boxes) == [[1, 2, 0], [3]]
+    assert rows(boxes, Layout()) == [[1, 2, 0], [3]]
 
 
 def test_groups_split_at_gaps_with_flowers_apart():
@@ -126,7 +127,7 @@ def test_rows_follow_a_steep_slant_where_horizontal_bands_would_merge_them():
     boxes, codes = layout(tile_row(list("123456789"), 0, 0), tile_row(["1z"] * 5, 0, 70))
     boxes = turned(boxes, 25)
     assert row_angle(boxes) == pytest.approx(np.radians(25), abs=0.02)
-    assert rows(boxes) == [list(range(9)), list(range(9, 14))]
+    assert rows(boxes, Layout()) == [list(range(9)), list(range(9, 14))]
 
 
 def test_melds_laid_too_close_for_a_gap_are_split_by_their_codes():

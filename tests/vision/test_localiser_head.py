@@ -24,7 +24,7 @@ from fanshot.vision.localiser_head import (
     soft_targets,
     write_localiser,
 )
-from fanshot.vision.recognize import MODELS_DIR, session, to_tensor
+from fanshot.vision.recogniser import MODELS_DIR, session, to_tensor
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 

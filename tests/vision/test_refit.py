@@ -13,7 +13,7 @@ from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.synth.dataset import synth_dataset
 from fanshot.vision import adapt, refit
 from fanshot.vision.adapt import Head, Photo
-from fanshot.vision.recognize import MODELS_DIR, NOT_A_TILE
+from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 

@@ -1,22 +1,17 @@
-"""Row filling in `vision.recognize`: which finds the localiser is unsure of are kept, for standing in a row of sure
+"""Row filling in the `Recogniser`: which finds the localiser is unsure of are kept, for standing in a row of sure
 tiles or as a close-up's lone tile, and that the zoom pass is steered by the sure ones alone."""
 
 import numpy as np
 import pytest
 
-import fanshot.vision.recognize
-from fanshot.vision.recognize import (
-    GUIDE_FLOOR,
-    LONE_CODE_P,
-    LONE_MIN_SHARE,
-    ROW_FILL_CODE_P,
-    ZOOM_OUT_BELOW,
-    find_tiles,
-    in_sure_rows,
-    keep_finds,
-)
+from fanshot.vision.config import RecogniserConfig
+from fanshot.vision.recogniser import Detections, in_sure_rows
+from tests.vision.fakes import fake_recogniser, nothing
 
 CONF = 0.55
+SETTINGS = RecogniserConfig(conf=CONF)
+ROW_FILL_CODE_P, LONE_CODE_P, LONE_MIN_SHARE = (SETTINGS.row_fill.code_p, SETTINGS.lone_tile.code_p,
+                                                SETTINGS.lone_tile.min_share)
 PHOTO = (1000, 1000)  # a hand's tiles, 40 px wide, are 4 % of its side
 
 
@@ -32,11 +27,11 @@ def probs(best: float, count: int) -> np.ndarray:
 
 
 def kept(boxes: list[list[float]], scores: list[float], kinds: list[str] | None = None,
-         best: float = 0.99, photo: tuple[int, int] = PHOTO) -> list[int]:
+         best: float = 0.99, photo: tuple[int, int] = PHOTO, config: RecogniserConfig = SETTINGS) -> list[int]:
     """Indices of the finds `keep_finds` keeps (each box's x1 names it)."""
     kinds = kinds or ["face"] * len(boxes)
-    out = keep_finds(np.array(boxes), np.array(scores), kinds, probs(best, len(boxes)), CONF, *photo)[0]
-    return [int(box[0]) for box in out]
+    found = Detections(np.array(boxes), np.array(scores), kinds, probs(best, len(boxes)))
+    return [int(box[0]) for box in fake_recogniser(None, config).keep_finds(found, *photo).boxes]
 
 
 SURE = [tile(0), tile(42), tile(126), tile(168)]  # a row of four with a gap at x = 84
@@ -64,8 +59,8 @@ def test_an_unsure_find_the_classifier_cannot_name_is_left_out():
 def test_unsure_finds_do_not_vouch_for_each_other():
     row = [tile(42 * k) for k in range(5)]
     assert kept(row, [0.9, 0.35, 0.35, 0.35, 0.35]) == [0]  # one sure mate is not a row
-    assert in_sure_rows(np.array(row), np.array([True, True, False, False, False])).all()
-    assert not in_sure_rows(np.zeros((0, 4)), np.zeros(0, dtype=bool)).any()
+    assert in_sure_rows(np.array(row), np.array([True, True, False, False, False]), SETTINGS).all()
+    assert not in_sure_rows(np.zeros((0, 4)), np.zeros(0, dtype=bool), SETTINGS).any()
 
 
 CLOSE_UP = (200, 150)  # a photo in which a 40 × 52 px tile has a side (√area) 0.26 of the photo's
@@ -86,24 +81,27 @@ def test_a_lone_tile_needs_a_photo_with_no_sure_find():
     assert kept([tile(20, y=20), tile(100, y=60)], [0.9, 0.4], photo=CLOSE_UP) == [20]
 
 
-def test_the_zoom_pass_counts_only_sure_finds(monkeypatch):
-    # six finds, two of them unsure: fewer than ZOOM_OUT_BELOW sure ones, so the zoomed-out look runs
-    assert ZOOM_OUT_BELOW == 6
+@pytest.mark.parametrize(("stage", "box", "photo"), [("row_fill", tile(84), PHOTO),
+                                                    ("lone_tile", tile(20, y=20), CLOSE_UP)])
+def test_a_rule_switched_off_keeps_no_unsure_find(stage, box, photo):
+    boxes, scores = ([*SURE, box], [0.9] * 4 + [0.35]) if stage == "row_fill" else ([box], [0.4])
+    assert int(box[0]) in kept(boxes, scores, photo=photo)
+    assert int(box[0]) not in kept(boxes, scores, photo=photo, config=SETTINGS.without(stage))
+
+
+def test_the_zoom_pass_counts_only_sure_finds():
+    # six finds, two of them unsure: fewer than `zoom_out.below` sure ones, so the zoomed-out look runs
+    assert SETTINGS.zoom_out.below == 6
     boxes = np.array([tile(42 * k) for k in range(6)])
     scores = np.array([0.9, 0.9, 0.9, 0.9, 0.35, 0.35])
-    calls = []
 
-    def localise(image, models, conf, fill=1.0):
-        calls.append((conf, fill))
-        keep = scores >= conf
-        return (boxes[keep], scores[keep], ["face"] * int(keep.sum())) if fill == 1 else (np.zeros((0, 4)),
-                                                                                           np.zeros(0), [])
+    def finds(image, conf, fill):
+        return (boxes, scores, ["face"] * 6) if fill == 1 else nothing()
 
-    monkeypatch.setattr(fanshot.vision.recognize, "localise", localise)
-    models = type("Models", (), {"localiser_size": 416})()
-    found, look = find_tiles(np.zeros((400, 400, 3), np.uint8), models, CONF, floor=0.3)
+    recogniser = fake_recogniser(finds, SETTINGS)
+    look = recogniser.find(np.zeros((400, 400, 3), np.uint8))
     # one localiser run decodes down to the faint finds that may guide the closer look; the floor decides the finds
-    assert calls == [(GUIDE_FLOOR, 1.0), (CONF, 0.2)] and look == "single" and len(found) == 6
-    calls.clear()
-    found, _ = find_tiles(np.zeros((400, 400, 3), np.uint8), models, CONF)
-    assert calls[0] == (GUIDE_FLOOR, 1.0) and len(found) == 4  # no floor: only sure finds, as before
+    assert recogniser.calls == [(SETTINGS.zoom_in.guide_floor, 1.0), (CONF, 0.2)]
+    assert look.zoom == "single" and len(look.found) == 6
+    no_unsure = fake_recogniser(finds, SETTINGS.without("row_fill").without("lone_tile"))
+    assert len(no_unsure.find(np.zeros((400, 400, 3), np.uint8)).found) == 4  # no rule keeps them: sure finds only

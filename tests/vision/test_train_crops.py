@@ -48,20 +48,21 @@ def test_a_jittered_box_side_is_scaled_by_up_to_the_jitter_scale_and_spreads_tha
 
 
 def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
-    import fanshot.vision.recognize
-    from fanshot.vision.recognize import Found
+    from fanshot.vision.recogniser import Recogniser
     from fanshot.vision.refit import source_photos
-    from fanshot.vision.train import NEGATIVE_VAL_EVERY, add_negative_crops
+    from fanshot.vision.train import NEGATIVE_CONF, NEGATIVE_VAL_EVERY, add_negative_crops
+    from tests.vision.fakes import fake_recogniser
 
     photos = tmp_path / "photos"
     _yolo(photos, "", {f"p{i}": line("1m") for i in range(NEGATIVE_VAL_EVERY)})  # a tile at x 40-60, y 35-65
     boxes = np.array([[41, 36, 59, 64], [80, 10, 95, 30], [48, 40, 70, 70]], np.float32)  # the tile, a key, half on it
-    monkeypatch.setattr(fanshot.vision.recognize, "load_models", lambda models_dir: None)
-    monkeypatch.setattr(fanshot.vision.recognize, "find_tiles",
-                        lambda image, models, conf: (Found(boxes, np.ones(3), ["face"] * 3), "single"))
+    recogniser = fake_recogniser(lambda image, conf, fill: (boxes, np.ones(3), ["face"] * 3) if fill == 1
+                                 else (np.zeros((0, 4)), np.zeros(0), []))
+    monkeypatch.setattr(Recogniser, "load", classmethod(lambda cls, models_dir: recogniser))
 
     added = add_negative_crops([source_photos(photos)], tmp_path / "crops", tmp_path / "models", size=16)
 
+    assert {conf for conf, _ in recogniser.calls} >= {NEGATIVE_CONF}  # found as sure at NEGATIVE_CONF
     assert added == NEGATIVE_VAL_EVERY  # one a photo: the key; the tile and the box half on it are no negatives
     train = sorted(p.name for p in (tmp_path / "crops" / "train" / "none").iterdir())
     assert len(train) == NEGATIVE_VAL_EVERY - 1 and train[0] == "none0_p0_1.png"

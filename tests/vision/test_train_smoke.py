@@ -9,8 +9,9 @@ pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch
 
 from fanshot.cli import main  # noqa: E402
 from fanshot.datasets.synth.dataset import synth_dataset  # noqa: E402
+from fanshot.vision.config import RecogniserConfig  # noqa: E402
 from fanshot.vision.image import load_photo  # noqa: E402
-from fanshot.vision.recognize import load_models, recognize  # noqa: E402
+from fanshot.vision.recogniser import Recogniser  # noqa: E402
 
 
 def test_fanshot_train_smoke_run_exports_models_the_recogniser_loads(tmp_path, monkeypatch):
@@ -34,6 +35,8 @@ def test_fanshot_train_smoke_run_exports_models_the_recogniser_loads(tmp_path, m
     assert main(["train", "export", "--runs", str(runs), "--out", str(models)]) == 0
 
     photo = load_photo((synth / "images" / "synth_000000.jpg").read_bytes())
-    result = recognize(photo, load_models(models), conf=0.0)
+    recogniser = Recogniser.load(models)
+    assert recogniser.config == RecogniserConfig(conf=recogniser.config.conf)  # a new folder: the defaults
+    result = recogniser.with_config(recogniser.config.changed(conf=0.0))(photo)
     assert set(result) >= {"tiles", "groups", "hand"}
     assert all(tile["code"] for tile in result["tiles"])

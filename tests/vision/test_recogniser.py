@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from fanshot.scoring.tiles import DETECTOR_CLASSES
+from fanshot.vision.config import DEFAULT_CONF
 from fanshot.vision.geometry import turn_boxes
-from fanshot.vision.recognize import DEFAULT_CONF, MODELS_DIR, name_tile, recognize, tile_entry
+from fanshot.vision.recogniser import MODELS_DIR, Look, Recogniser, shipped, sureness, tile_entry
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
@@ -14,10 +15,10 @@ needs_models = pytest.mark.model  # runs the shipped models (models/ is in the r
 
 def test_tile_entry_ranks_alternatives_and_leaves_backs_unranked():
     p = np.array([0.1, 0.6, 0.05, 0.25])
-    face = tile_entry(np.array([1.0, 2, 3, 4]), 0.5, "face", p, ["1m", "2m", "3m", "4m"])
+    face = tile_entry(np.array([1.0, 2, 3, 4]), 0.5, "face", p, ["1m", "2m", "3m", "4m"], 3)
     assert face["code"] == "2m" and face["confidence"] == pytest.approx(0.3)
     assert [a["code"] for a in face["alternatives"]] == ["4m", "1m", "3m"]
-    back = tile_entry(np.array([1.0, 2, 3, 4]), 0.8, "back", p, ["1m", "2m", "3m", "4m"])
+    back = tile_entry(np.array([1.0, 2, 3, 4]), 0.8, "back", p, ["1m", "2m", "3m", "4m"], 3)
     assert back["code"] == "back" and back["alternatives"] == [] and back["confidence"] == pytest.approx(0.8)
 
 
@@ -26,7 +27,7 @@ def test_shipped_models_read_a_real_photo(tmp_path):
     from fanshot.vision.evaluate import evaluate_manifest, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
-    result, _ = read_photo(photo)
+    result, _ = read_photo(photo, shipped())
     assert set(result) == {"image", "tiles", "groups", "hand", "hand_tiles", "suggestions", "timing_ms"}
     assert result["image"] == {"width": 640, "height": 640}
     assert len(result["tiles"]) >= 5
@@ -45,7 +46,7 @@ def test_shipped_models_read_a_real_photo(tmp_path):
     codes = [t["code"] for t in result["tiles"]]
     faces = "".join(code for code in codes if code != "back")
     manifest.write_text(json.dumps({"image": str(photo), "tiles": faces, "backs": codes.count("back")}) + "\n")
-    report = evaluate_manifest(manifest)
+    report = evaluate_manifest(manifest, shipped())
     assert report["images"] == 1 and report["precision"] == 1.0 and report["exact_match"] == 1.0
 
 
@@ -55,7 +56,7 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
     from fanshot.vision.evaluate import evaluate_yolo, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
-    result, _ = read_photo(photo)
+    result, _ = read_photo(photo, shipped())
     for folder in ("images", "labels"):
         (tmp_path / folder).mkdir()
     (tmp_path / "data.yaml").write_text(format_data_yaml(DETECTOR_CLASSES, [""]), encoding="utf-8")
@@ -64,17 +65,16 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
     lines = [f"{DETECTOR_CLASSES.index(t['code'])} {(x1 + x2) / 1280} {(y1 + y2) / 1280} {(x2 - x1) / 640} "
              f"{(y2 - y1) / 640}" for t in result["tiles"] for x1, y1, x2, y2 in [t["box"]]]
     (tmp_path / "labels" / "photo.txt").write_text("\n".join(lines) + "\n")
-    report = evaluate_yolo(tmp_path)
+    report = evaluate_yolo(tmp_path, shipped())
     assert (report["images"], report["hands"], report["hand_exact"], report["layout_exact_on_labels"]) == (1, 1, 1, 1)
     # labels = the recogniser's own boxes and codes: every stage scores 1
     assert [report[key] for key in ("localiser_precision", "localiser_recall", "code_accuracy_on_matched")] == [1, 1, 1]
 
 
 @needs_models
-@pytest.mark.parametrize(("conf", "expected"), [(None, DEFAULT_CONF), (0.42, 0.42), (1.5, 1.5)])
+@pytest.mark.parametrize(("conf", "expected"), [(None, DEFAULT_CONF), (0.42, 0.42), (0.9999, 0.9999)])
 def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected):
     from fanshot.vision.evaluate import read_photo
-    from fanshot.vision.recognize import load_models
 
     meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
     meta["localiser"].pop("conf", None)
@@ -83,10 +83,10 @@ def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected
     for stage in ("localiser", "classifier"):
         (tmp_path / meta[stage]["file"]).symlink_to(MODELS_DIR / meta[stage]["file"])
     (tmp_path / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
-    models = load_models(tmp_path)
-    assert models.conf == expected
-    result, _ = read_photo(sorted(SAMPLES.glob("*.jpg"))[0], models=models)
-    assert (len(result["tiles"]) == 0) == (expected > 1)  # no score passes a threshold above 1
+    recogniser = Recogniser.load(tmp_path)
+    assert recogniser.config.conf == expected
+    result, _ = read_photo(sorted(SAMPLES.glob("*.jpg"))[0], recogniser)
+    assert (len(result["tiles"]) == 0) == (expected > 0.999)  # no score passes so high a threshold
 
 
 @needs_models
@@ -94,8 +94,8 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
     image = load_photo(sorted(SAMPLES.glob("*.jpg"))[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
-    tile = max((t for t in recognize(image)["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
-    named = name_tile(image, tile["box"])
+    tile = max((t for t in shipped()(image)["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
+    named = shipped().name_tile(image, tile["box"])
     assert named["code"] == tile["code"] and named["confidence"] >= tile["confidence"]
     assert len(named["alternatives"]) == 3 and named["code"] not in [a["code"] for a in named["alternatives"]]
 
@@ -106,14 +106,10 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     ([[1.0, 0.0, 0.0]], np.log(1 / np.finfo(np.float32).tiny)),  # a runner-up of 0 is floored, not divided by
 ])
 def test_sureness_is_the_mean_log_ratio_of_best_to_runner_up(probs, want):
-    from fanshot.vision.recognize import sureness
-
     assert sureness(np.array(probs, dtype=np.float32)) == pytest.approx(want, rel=1e-5)
 
 
 def test_sureness_still_tells_readings_apart_whose_best_probabilities_both_saturate():
-    from fanshot.vision.recognize import sureness
-
     surer = np.array([[0.99999, 0.00001, 0.0]], dtype=np.float32)
     less_sure = np.array([[0.9999, 0.0001, 0.0]], dtype=np.float32)
     assert sureness(surer) - sureness(less_sure) == pytest.approx(np.log(10), rel=1e-3)
@@ -129,7 +125,7 @@ def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own
 
     upright = load_photo(HAND_PHOTO.read_bytes())
     rolled = np.ascontiguousarray(np.rot90(upright, quarter_turns))
-    want, got = recognize(upright), recognize(rolled)
+    want, got = shipped()(upright), shipped()(rolled)
     assert [group["kind"] for group in want["groups"]] == ["concealed"]
     assert [group["kind"] for group in got["groups"]] == ["concealed"]  # one row, not 14 rows of one tile
     assert got["hand"] == want["hand"] and len(want["tiles"]) == 14
@@ -143,15 +139,16 @@ def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own
 @needs_models
 def test_a_photo_turned_upside_down_is_read_the_right_way_up():
     from fanshot.vision.image import load_photo
-    from fanshot.vision.recognize import Found, classify, find_tiles, load_models, right_way_up
 
-    models = load_models()
+    recogniser = shipped()
     upright = load_photo(HAND_PHOTO.read_bytes())
     upside_down = np.ascontiguousarray(np.rot90(upright, 2))
-    found, _ = find_tiles(upside_down, models, models.conf)
-    turned, probs, half_turns = right_way_up(upside_down, found, models)
-    assert half_turns == 2 and isinstance(turned, Found)
-    assert np.allclose(turned.boxes, turn_boxes(found.boxes, 2, 640, 640))
+    found = recogniser.find(upside_down).found
+    turned = recogniser.right_way_up(Look(upside_down, found, 0))
+    assert turned.turns == 2 and np.array_equal(turned.image, upright)
+    assert np.allclose(turned.found.boxes, turn_boxes(found.boxes, 2, 640, 640))
     # every face is read as the upright photo's crop of its box
-    want = classify(upright, turned.boxes, models)
-    assert len(found) == 14 and (probs.argmax(axis=1) == want.argmax(axis=1)).all()
+    want = recogniser.classify(upright, turned.found.boxes)
+    assert (turned.found.probs.argmax(axis=1) == want.argmax(axis=1)).all()
+    sure = turned.found.only(turned.found.scores >= recogniser.config.conf)
+    assert len(sure) == 14

@@ -1,0 +1,144 @@
+"""The recogniser's settings: every threshold and every stage switch, stored with the models in `vision.json` (the
+localiser's threshold under `localiser.conf`, the rest under `recogniser`). A models folder that names none gets
+these defaults, which are the shipped models' choices; each was chosen on the choice sets (models/EXPERIMENTS.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
+STAGES = ("zoom_in", "zoom_out", "turn", "row_fill", "lone_tile", "not_a_tile")  # each can be switched off
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ZoomIn(Settings):
+    """The closer look. The localiser sees the photo at 416 px, where a row of tiles a few % of a 12 MP frame wide
+    is a dozen pixels a tile: one more localiser run on their region finds them. A photo whose tiles are of the
+    usual size never pays for it. Chosen on small-12mp-train (localiser recall 0.836 single, 0.893 at 20/32)."""
+
+    enabled: bool = True
+    below: float = Field(20.0, gt=0, description="px: median tile side in the localiser's input under which the "
+                                                 "tiles' region is read again")
+    target: float = Field(32.0, gt=0, description="px: the tile side that second look aims for")
+    min_gain: float = Field(1.5, ge=1, description="the second look must enlarge the tiles at least this much")
+    # With no sure find, `guides` unsure ones (`row_fill.conf` or more) place it instead, else as many faint ones
+    # (`guide_floor` or more): tiles 2-3 % of the frame wide score 0.1-0.3. They also tell which way rows run. A
+    # closer look that no sure find placed is kept only when it finds `confirm` sure tiles (clutter: one at most).
+    guides: int = Field(6, ge=1)
+    guide_floor: float = Field(0.1, ge=0, le=1)
+    confirm: int = Field(3, ge=0)
+
+
+class ZoomOut(Settings):
+    """The zoomed-out look, for a close-up: with fewer than `below` sure finds (a hand shows 13 or more) the photo
+    is read again taking `fill` of the localiser's input. A tile only that look finds must be a close-up's: its
+    side (√area) at least `min_share` of the photo's and its longer side at most `max_aspect` times its shorter."""
+
+    enabled: bool = True
+    below: int = Field(6, ge=0)
+    fill: float = Field(0.2, gt=0, le=1)
+    min_share: float = Field(0.35, ge=0, le=1)
+    max_aspect: float = Field(2.0, ge=1)
+
+
+class Turn(Settings):
+    """A photo whose rows run down it (the camera rolled a quarter turn) is read again turned a quarter, then the
+    right way up: the localiser finds upright tiles more surely, and layout reads rows across."""
+
+    enabled: bool = True
+
+
+class RowFill(Settings):
+    """The localiser is unsure of some faces that a row of sure ones makes plain (a blank white dragon scores
+    0.2-0.55 where its neighbours score 0.8). An unsure find is kept when it stands in a row with `mates` sure
+    tiles, its side within `size` of theirs, at most `overlap` of it inside one of them, and the classifier names a
+    code at `code_p` or more."""
+
+    enabled: bool = True
+    mates: int = Field(2, ge=1)
+    size: float = Field(0.25, ge=0)
+    overlap: float = Field(0.4, ge=0, le=1)
+    code_p: float = Field(0.5, ge=0, le=1)
+
+
+class LoneTile(Settings):
+    """A close-up's lone tile: with no sure find, an unsure face of tile shape (`zoom_out.max_aspect`), its side
+    `min_share` or more of the photo's, that the classifier names at `code_p` or more, is kept."""
+
+    enabled: bool = True
+    min_share: float = Field(0.2, ge=0, le=1)
+    code_p: float = Field(0.95, ge=0, le=1)
+
+
+class NotATile(Settings):
+    """Faces that a classifier with the not-a-tile class names so are left out."""
+
+    enabled: bool = True
+
+
+class Layout(Settings):
+    """Rows, groups and which way rows run (vision/layout.py)."""
+
+    row_drift: float = Field(0.5, gt=0, description="a row's next tile has its centre within this fraction of a "
+                                                    "tile height up or down")
+    row_reach: float = Field(3.0, gt=0, description="and lies at most this many tile widths to the right")
+    group_gap: float = Field(0.35, ge=0, description="a wider gap, in tile widths, starts a new group")
+    rows_down_tiles: int = Field(3, ge=2, description="rows run down the photo when at least this many tiles,")
+    rows_down_share: float = Field(0.7, gt=0, le=1, description="and this share of them, have their nearest "
+                                                                "neighbour above or below")
+
+
+class RecogniserConfig(Settings):
+    conf: float = Field(DEFAULT_CONF, ge=0, le=1, description="the localiser's score threshold: a sure find")
+    unsure: float = Field(0.3, ge=0, le=1, description="a find scoring this or more (under `conf`) is unsure: "
+                          "kept by row filling or the lone-tile rule only, and it guides the closer look when none "
+                          "is sure")
+    nms_iou: float = Field(0.5, gt=0, le=1)
+    alternatives: int = Field(3, ge=0, description="the next codes reported beside each face's best")
+    edge: float = Field(2.0, ge=0, description="px: a box this close to a window's inner edge is a cut tile")
+    min_window: float = Field(64.0, gt=0, description="px: the smallest window read again; a photo thinner "
+                                                      "than this is read as it stands")
+    zoom_in: ZoomIn = ZoomIn()
+    zoom_out: ZoomOut = ZoomOut()
+    turn: Turn = Turn()
+    row_fill: RowFill = RowFill()
+    lone_tile: LoneTile = LoneTile()
+    not_a_tile: NotATile = NotATile()
+    layout: Layout = Layout()
+
+    @classmethod
+    def from_vision_json(cls, meta: dict[str, Any], source: str = "vision.json") -> RecogniserConfig:
+        """The settings of a models folder's vision.json: `localiser.conf` and the `recogniser` section."""
+        try:
+            return cls.model_validate({**meta.get("recogniser", {}),
+                                       "conf": meta.get("localiser", {}).get("conf", DEFAULT_CONF)})
+        except ValidationError as error:
+            problems = "; ".join(f"{_where(problem['loc'])}: {problem['msg']}" for problem in error.errors())
+            raise ValueError(f"{source}: {problems}") from None
+
+    def section(self) -> dict[str, Any]:
+        """The `recogniser` section of vision.json (the threshold is kept with the localiser)."""
+        return self.model_dump(exclude={"conf"})
+
+    def changed(self, **changes: Any) -> RecogniserConfig:
+        """These settings with some changed: `conf=0.4`, or a stage's as `row_fill={"enabled": False}`."""
+        merged = self.model_dump()
+        for key, value in changes.items():
+            merged[key] = {**merged[key], **value} if isinstance(value, dict) else value
+        return RecogniserConfig.model_validate(merged)
+
+    def without(self, *stages: str) -> RecogniserConfig:
+        """These settings with stages switched off (`without(*STAGES)`: the localiser's single look alone)."""
+        if unknown := [stage for stage in stages if stage not in STAGES]:
+            raise ValueError(f"no stage {unknown[0]!r}; the stages are {', '.join(STAGES)}")
+        return self.changed(**{stage: {"enabled": False} for stage in stages})
+
+
+def _where(loc: tuple) -> str:
+    """A setting's place in vision.json, as its keys joined by dots."""
+    return ".".join(["localiser", "conf"] if loc == ("conf",) else ["recogniser", *map(str, loc)])

@@ -1,0 +1,432 @@
+"""Photo → recognition result (docs/API.md, without `id`) on ONNX Runtime, in one configured pipeline: the
+localiser finds tiles (a single look, turned a quarter when rows run down the photo, then a closer or a
+zoomed-out look where the tiles call for it), the crop classifier names each one, unsure finds are kept where a
+row or a close-up vouches for them, and layout groups the tiles and proposes a hand. Serving, `fanshot read`,
+`fanshot eval`, adaptation and crop mining all run this `Recogniser`; its settings come from the models'
+`vision.json` (vision/config.py). No torch or ultralytics here."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.config import RecogniserConfig, ZoomIn, ZoomOut
+from fanshot.vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.layout import group_tiles, place_hand, propose_hand, rows, rows_run_down, straighten
+from fanshot.vision.suggest import suggest
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+THREADS = 2
+# The class an adapted classifier (`fanshot adapt`) gives a box that holds no tile of the user's set: dropped.
+NOT_A_TILE = "none"
+
+Window = tuple[int, int, int, int]  # x1, y1, x2, y2 in photo pixels
+
+
+def session(model: Path | bytes) -> ort.InferenceSession:
+    """A CPU session of an ONNX file or serialised model."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(str(model) if isinstance(model, Path) else model, options,
+                                providers=["CPUExecutionProvider"])
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """N×H×W×3 uint8 RGB → N×3×H×W float32 in [0, 1], the ultralytics input."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+@dataclass(frozen=True)
+class Detections:
+    """Tiles through the stages, index for index: boxes (N×4 pixels of the image read), localiser scores,
+    localiser classes (face / back) and, once classified, class probabilities (N×codes)."""
+
+    boxes: np.ndarray
+    scores: np.ndarray
+    kinds: list[str]
+    probs: np.ndarray | None = None
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(np.zeros((0, 4), dtype=np.float32), np.zeros(0, dtype=np.float32), [])
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    @property
+    def faces(self) -> np.ndarray:
+        """Which are faces (not backs): the ones the classifier can vouch for."""
+        return np.array([kind != BACK for kind in self.kinds], dtype=bool)
+
+    def only(self, keep: np.ndarray) -> Detections:
+        return Detections(self.boxes[keep].reshape(-1, 4), self.scores[keep],
+                          [self.kinds[i] for i in np.flatnonzero(keep)],
+                          None if self.probs is None else self.probs[keep])
+
+    def moved(self, dx: float, dy: float) -> Detections:
+        return replace(self, boxes=self.boxes + [dx, dy, dx, dy])
+
+    def merged(self, other: Detections, nms_iou: float) -> Detections:
+        """Both sets (not yet classified), duplicates removed by NMS."""
+        boxes, scores = np.concatenate([self.boxes, other.boxes]), np.concatenate([self.scores, other.scores])
+        kinds = self.kinds + other.kinds
+        keep = nms(boxes, scores, nms_iou)
+        return Detections(boxes[keep].reshape(-1, 4), scores[keep], [kinds[i] for i in keep])
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the localisation stages found: the image as read (turned when the photo's rows ran down it), the
+    tiles in its pixels, the quarter turns taken from the photo (np.rot90's k), and which look found them last
+    ("single", "in" for the closer look, "out" for the zoomed-out one)."""
+
+    image: np.ndarray
+    found: Detections
+    turns: int
+    zoom: str = "single"
+
+    def photo_boxes(self, width: int, height: int) -> np.ndarray:
+        """The tiles' boxes in the `width`×`height` photo's own pixels."""
+        return turn_boxes(self.found.boxes, -self.turns, self.image.shape[1], self.image.shape[0]) \
+            if self.turns else self.found.boxes
+
+
+# Box geometry the stages share: pure functions of boxes and settings.
+
+def tile_sides(boxes: np.ndarray) -> np.ndarray:
+    """Each box's side as the square root of its area: a tile's size whichever way it is turned."""
+    return np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))
+
+
+def zoom_window(boxes: np.ndarray, width: int, height: int, size: int, zoom: ZoomIn,
+                min_window: float) -> Window | None:
+    """The window to read again when the tiles found are small in the localiser's `size` px input: centred on
+    them, sized so that they come out `zoom.target` px; None when they are not small, the window would not enlarge
+    them `zoom.min_gain` times, or the photo is thinner than `min_window`."""
+    if not len(boxes) or min(width, height) < min_window:
+        return None
+    longer, side = max(width, height), float(np.median(tile_sides(boxes)))
+    if side * size / longer >= zoom.below:
+        return None
+    window = max(size * side / zoom.target, min_window)
+    if longer / window < zoom.min_gain:
+        return None
+    centre = (boxes[:, :2].min(axis=0) + boxes[:, 2:].max(axis=0)) / 2
+    w, h = min(window, width), min(window, height)
+    x1 = int(np.clip(round(centre[0] - w / 2), 0, width - w))
+    y1 = int(np.clip(round(centre[1] - h / 2), 0, height - h))
+    return x1, y1, x1 + round(w), y1 + round(h)
+
+
+def inside(boxes: np.ndarray, window: Window) -> np.ndarray:
+    """Which boxes lie wholly inside the window."""
+    x1, y1, x2, y2 = window
+    return (boxes[:, 0] >= x1) & (boxes[:, 1] >= y1) & (boxes[:, 2] <= x2) & (boxes[:, 3] <= y2)
+
+
+def cut_at_edge(boxes: np.ndarray, window: Window, width: int, height: int, edge: float) -> np.ndarray:
+    """Which boxes (window pixels) come within `edge` of an edge of the window that is not the photo's: tiles cut
+    by it."""
+    x1, y1, x2, y2 = window
+    return (((boxes[:, 0] <= edge) & (x1 > 0)) | ((boxes[:, 1] <= edge) & (y1 > 0))
+            | ((boxes[:, 2] >= x2 - x1 - edge) & (x2 < width)) | ((boxes[:, 3] >= y2 - y1 - edge) & (y2 < height)))
+
+
+def mostly_within(boxes: np.ndarray, others: np.ndarray, share: float = 0.5) -> np.ndarray:
+    """Which boxes have more than `share` of their area inside one of `others`."""
+    if not len(others) or not len(boxes):
+        return np.zeros(len(boxes), dtype=bool)
+    low = np.maximum(boxes[:, None, :2], others[None, :, :2])
+    high = np.minimum(boxes[:, None, 2:], others[None, :, 2:])
+    overlap = np.prod(np.clip(high - low, 0, None), axis=2)
+    area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
+    return (overlap > share * np.maximum(area, 1e-9)[:, None]).any(axis=1)
+
+
+def close_up_tiles(boxes: np.ndarray, width: int, height: int, min_share: float, max_aspect: float) -> np.ndarray:
+    """Which boxes are tiles of a close-up: their side at least `min_share` of the photo's, their longer side at
+    most `max_aspect` times their shorter."""
+    sizes = boxes[:, 2:] - boxes[:, :2]
+    aspect = sizes.max(axis=1) / np.maximum(sizes.min(axis=1), 1e-9)
+    return (tile_sides(boxes) >= min_share * np.sqrt(width * height)) & (aspect <= max_aspect)
+
+
+def in_sure_rows(boxes: np.ndarray, sure: np.ndarray, config: RecogniserConfig) -> np.ndarray:
+    """Which boxes stand in a row with `row_fill.mates` or more `sure` boxes, their side within `row_fill.size` of
+    the median of those."""
+    keep = np.zeros(len(boxes), dtype=bool)
+    sides = tile_sides(boxes)
+    for row in map(np.array, rows(straighten(boxes), config.layout)):
+        mates = row[sure[row]]
+        if len(mates) >= config.row_fill.mates:
+            keep[row] = np.abs(sides[row] / np.median(sides[mates]) - 1) <= config.row_fill.size
+    return keep
+
+
+def sureness(probs: np.ndarray) -> float:
+    """How surely the classifier reads these faces: the mean log-ratio of each one's best class probability to its
+    runner-up's. The best probability alone saturates (0.9999 either way up for most faces); the ratio does not."""
+    runner_up, best = np.sort(probs, axis=1)[:, -2:].T
+    tiny = np.finfo(probs.dtype).tiny
+    return float(np.mean(np.log(np.maximum(best, tiny)) - np.log(np.maximum(runner_up, tiny))))
+
+
+def ranked(p: np.ndarray, codes: list[str], alternatives: int) -> dict:
+    """The classifier's answer for one crop: `{code, confidence, alternatives}`, the most likely code first (never
+    an adapted classifier's `NOT_A_TILE`: the box holds a tile, as the localiser or the user says)."""
+    best, *others = [i for i in np.argsort(-p) if codes[i] != NOT_A_TILE][:alternatives + 1]
+    return {"code": codes[best], "confidence": float(p[best]),
+            "alternatives": [{"code": codes[i], "p": round(float(p[i]), 4)} for i in others]}
+
+
+def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: list[str], alternatives: int) -> dict:
+    """One result tile. A face: confidence = P(tile) × P(code | tile), alternatives = the next codes.
+    A back has no code to rank."""
+    entry = {"box": [round(float(v), 1) for v in box], "code": BACK, "confidence": round(float(score), 4),
+             "alternatives": []}
+    if kind != BACK:
+        named = ranked(p, codes, alternatives)
+        entry.update(named, confidence=round(float(score * named["confidence"]), 4))
+    return entry
+
+
+@dataclass(frozen=True)
+class Recogniser:
+    """The two ONNX models and the settings they are read with. `Recogniser.load(models_dir)` builds one from a
+    models folder; `shipped()` / `for_models(dir)` give the process's shared one; `with_config` the same models
+    read with other settings (a threshold, a stage switched off)."""
+
+    localiser: ort.InferenceSession
+    localiser_size: int
+    localiser_classes: list[str]
+    classifier: ort.InferenceSession
+    classifier_size: int
+    codes: list[str]
+    config: RecogniserConfig
+
+    @classmethod
+    def load(cls, models_dir: Path) -> Recogniser:
+        """Both ONNX sessions and the settings of `models_dir/vision.json`."""
+        source = models_dir / "vision.json"
+        meta = json.loads(source.read_text(encoding="utf-8"))
+        loc, cls_meta = meta["localiser"], meta["classifier"]
+        return cls(session(models_dir / loc["file"]), loc["imgsz"], loc["classes"],
+                   session(models_dir / cls_meta["file"]), cls_meta["imgsz"], cls_meta["classes"],
+                   RecogniserConfig.from_vision_json(meta, str(source)))
+
+    def with_config(self, config: RecogniserConfig) -> Recogniser:
+        return replace(self, config=config)
+
+    # The models, run.
+
+    def localise(self, image: np.ndarray, conf: float, fill: float = 1.0) -> Detections:
+        """Tiles found scoring `conf` or more, best first, in image pixels; `fill` < 1 zooms out (the photo takes
+        that share of the localiser's input)."""
+        boxed = letterbox(image, self.localiser_size, fill)
+        output = self.localiser.run(None, {self.localiser.get_inputs()[0].name: to_tensor(boxed.image[None])})[0]
+        boxes, scores, classes = decode_yolo(output, conf)
+        keep = nms(boxes, scores, self.config.nms_iou)
+        boxes = unletterbox(boxes[keep], boxed, image.shape[1], image.shape[0])
+        return Detections(boxes.reshape(-1, 4), scores[keep], [self.localiser_classes[c] for c in classes[keep]])
+
+    def cut_crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The classifier's input crops (N×size×size×3) of the boxes."""
+        size = self.classifier_size
+        if not len(boxes):
+            return np.zeros((0, size, size, 3), dtype=np.uint8)
+        return np.stack([cut_crop(image, box, size) for box in boxes])
+
+    def read_crops(self, crops: np.ndarray) -> np.ndarray:
+        """Class probabilities (N×codes) of tile crops."""
+        if not len(crops):
+            return np.zeros((0, len(self.codes)), dtype=np.float32)
+        return self.classifier.run(None, {self.classifier.get_inputs()[0].name: to_tensor(crops)})[0]
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N×codes) of the tile crops."""
+        return self.read_crops(self.cut_crops(image, boxes))
+
+    # The localisation stages.
+
+    @property
+    def floor(self) -> float:
+        """The lowest score a find is kept at: unsure finds only when a stage may keep them."""
+        config = self.config
+        return min(config.unsure, config.conf) if config.row_fill.enabled or config.lone_tile.enabled \
+            else config.conf
+
+    def guides(self, found: Detections) -> Detections:
+        """The finds that place the closer look and tell which way the rows run: the sure ones; with none, the
+        unsure ones (`floor` or more) or else all, the faint ones too, whichever first number `zoom_in.guides`;
+        else none."""
+        sure = found.only(found.scores >= self.config.conf)
+        if len(sure):
+            return sure
+        for least in (self.floor, 0.0):
+            enough = found.only(found.scores >= least)
+            if len(enough) >= self.config.zoom_in.guides:
+                return enough
+        return sure
+
+    def upright_look(self, image: np.ndarray) -> Look:
+        """The single look (with faint finds, `zoom_in.guide_floor` or more, where they guide a later stage),
+        taken again at the photo turned a quarter when its guides' rows run down it. A photo thinner than
+        `min_window` is read as it stands."""
+        config = self.config
+        faint = min(self.floor, config.zoom_in.guide_floor) if config.zoom_in.enabled or config.turn.enabled \
+            else self.floor
+        found = self.localise(image, faint)
+        if (not config.turn.enabled or min(image.shape[:2]) < config.min_window
+                or not rows_run_down(self.guides(found).boxes, config.layout)):
+            return Look(image, found, 0)
+        turned = np.ascontiguousarray(np.rot90(image, -1))
+        return Look(turned, self.localise(turned, faint), -1)
+
+    def zoomed_out(self, image: np.ndarray, found: Detections, sure: Detections) -> Detections | None:
+        """With fewer than `zoom_out.below` sure finds, the close-up's tiles that a zoomed-out look finds, in
+        place of the finds mostly inside them; None when it finds none."""
+        zoom: ZoomOut = self.config.zoom_out
+        if not zoom.enabled or len(sure) >= zoom.below:
+            return None
+        height, width = image.shape[:2]
+        wide = self.localise(image, self.config.conf, zoom.fill)
+        wide = wide.only(close_up_tiles(wide.boxes, width, height, zoom.min_share, zoom.max_aspect))
+        if not len(wide):
+            return None
+        return found.only(~mostly_within(found.boxes, wide.boxes)).merged(wide, self.config.nms_iou)
+
+    def zoomed_in(self, image: np.ndarray, found: Detections, sure: Detections,
+                  guide: Detections) -> Detections | None:
+        """The tiles of a closer look at the window the guides place, in place of the finds inside it; None when
+        the tiles are not small, or no sure find placed the look and it confirms too few."""
+        config = self.config
+        if not config.zoom_in.enabled:
+            return None
+        height, width = image.shape[:2]
+        window = zoom_window(guide.boxes, width, height, self.localiser_size, config.zoom_in, config.min_window)
+        if window is None:
+            return None
+        x1, y1, x2, y2 = window
+        closer = self.localise(image[y1:y2, x1:x2], self.floor)
+        closer = closer.only(~cut_at_edge(closer.boxes, window, width, height, config.edge)).moved(x1, y1)
+        if not len(sure) and np.count_nonzero(closer.scores >= config.conf) < config.zoom_in.confirm:
+            return None
+        return found.only(~inside(found.boxes, window)).merged(closer, config.nms_iou)
+
+    def find(self, image: np.ndarray) -> Look:
+        """The localisation stages on an H×W×3 uint8 RGB photo: the tiles scoring `floor` or more, looked at
+        upright, and zoomed out or closer where they call for it."""
+        look = self.upright_look(image)
+        guide = self.guides(look.found)
+        found = look.found.only(look.found.scores >= self.floor)
+        sure = found.only(found.scores >= self.config.conf)
+        if (wide := self.zoomed_out(look.image, found, sure)) is not None:
+            return replace(look, found=wide, zoom="out")
+        if (closer := self.zoomed_in(look.image, found, sure, guide)) is not None:
+            return replace(look, found=closer, zoom="in")
+        return replace(look, found=found)
+
+    # The reading stages.
+
+    def right_way_up(self, look: Look) -> Look:
+        """A photo turned a quarter may now stand upright or upside down (the localiser finds tiles either way up):
+        the way the classifier reads its faces more surely (`sureness`), classified. Each crop is read as cut and
+        turned half, which is the half-turned photo's crop bar resampling."""
+        found, image = look.found, look.image
+        crops = self.cut_crops(image, found.boxes)
+        both = self.read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+        upright, flipped = both[:len(crops)], both[len(crops):]
+        faces = found.faces
+        if not faces.any() or sureness(flipped[faces]) <= sureness(upright[faces]):
+            return replace(look, found=replace(found, probs=upright))
+        height, width = image.shape[:2]
+        turned = Detections(turn_boxes(found.boxes, 2, width, height), found.scores, found.kinds, flipped)
+        # a half turn keeps the frame's width and height
+        return replace(look, image=np.ascontiguousarray(np.rot90(image, 2)), found=turned, turns=look.turns + 2)
+
+    def classified(self, look: Look) -> Look:
+        """The look's faces named by the classifier, the right way up."""
+        if look.turns:
+            return self.right_way_up(look)
+        return replace(look, found=replace(look.found, probs=self.classify(look.image, look.found.boxes)))
+
+    def drop_non_tiles(self, found: Detections) -> Detections:
+        """Leave out the faces an adapted classifier names `NOT_A_TILE` (a base classifier has no such class)."""
+        if not self.config.not_a_tile.enabled or NOT_A_TILE not in self.codes or not len(found):
+            return found
+        best = [self.codes[int(i)] for i in np.argmax(found.probs, axis=1)]
+        return found.only(~found.faces | (np.array(best) != NOT_A_TILE))
+
+    def keep_finds(self, found: Detections, width: int, height: int) -> Detections:
+        """The sure finds, the unsure faces that stand in their rows (`row_fill`) and, with no sure find, a
+        close-up's lone tiles (`lone_tile`) in the `width`×`height` photo."""
+        config = self.config
+        sure = found.scores >= config.conf
+        if sure.all():
+            return found
+        named = found.probs.max(axis=1, initial=0.0)
+        fits = np.zeros(len(found), dtype=bool)
+        if config.row_fill.enabled:
+            fits = (in_sure_rows(found.boxes, sure, config)
+                    & ~mostly_within(found.boxes, found.boxes[sure], config.row_fill.overlap)
+                    & (named >= config.row_fill.code_p))
+        lone = np.zeros(len(found), dtype=bool)
+        if config.lone_tile.enabled and not sure.any():
+            lone = (close_up_tiles(found.boxes, width, height, config.lone_tile.min_share,
+                                   config.zoom_out.max_aspect) & (named >= config.lone_tile.code_p))
+        return found.only(sure | (found.faces & (fits | lone)))
+
+    def __call__(self, image: np.ndarray) -> dict:
+        """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented). Boxes come back in the
+        photo's own pixels; groups are found in the frame read, where rows run across."""
+        height, width = image.shape[:2]
+        start = time.perf_counter()
+        look = self.find(image)
+        located = time.perf_counter()
+        look = self.classified(look)
+        classified = time.perf_counter()
+        found = self.keep_finds(self.drop_non_tiles(look.found), width, height)
+        look = replace(look, found=found)
+        alternatives = self.config.alternatives
+        tiles = [tile_entry(*tile, self.codes, alternatives)
+                 for tile in zip(look.photo_boxes(width, height), found.scores, found.kinds, found.probs,
+                                 strict=True)]
+        codes = [tile["code"] for tile in tiles]
+        groups = group_tiles(found.boxes, codes, self.config.layout)
+        return {
+            "image": {"width": width, "height": height},
+            "tiles": tiles,
+            "groups": groups,
+            "hand": propose_hand(groups, codes),
+            "hand_tiles": place_hand(groups, codes),
+            "suggestions": suggest(tiles, groups),
+            "timing_ms": {"localise": round((located - start) * 1000, 1),
+                          "classify": round((classified - located) * 1000, 1),
+                          "total": round((time.perf_counter() - start) * 1000, 1)},
+        }
+
+    def name_tile(self, image: np.ndarray, box: list[float]) -> dict:
+        """The code of the tile in a box the user drew: `{code, confidence, alternatives}` from the crop
+        classifier alone (no localiser score: the user says there is a tile)."""
+        named = ranked(self.classify(image, np.array([box], dtype=np.float32))[0], self.codes,
+                       self.config.alternatives)
+        return {**named, "confidence": round(named["confidence"], 4)}
+
+
+@cache
+def for_models(models_dir: Path = MODELS_DIR) -> Recogniser:
+    """The process's recogniser of a models folder, loaded once (a version's folder never changes)."""
+    return Recogniser.load(models_dir)
+
+
+def shipped() -> Recogniser:
+    """The recogniser of the shipped models."""
+    return for_models(MODELS_DIR)
