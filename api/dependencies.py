@@ -40,8 +40,8 @@ def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | Non
 
 
 def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) -> dict[str, Any]:
-    from fanshot.vision.adapt import adapt
     from fanshot.vision.recogniser import MODELS_DIR
+    from fanshot.vision.training.adapt import adapt
 
     return adapt(yolo_dir, out, base or MODELS_DIR, **options)
 

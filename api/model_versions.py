@@ -34,7 +34,7 @@ BASE = "base"
 MIN_EXAMPLES = 2
 JOB_LOCK = 7254  # PostgreSQL advisory lock: one adaptation starts at a time across every instance
 STALE = timedelta(minutes=15)  # far longer than any step of an adaptation goes without reporting progress
-Adapter = Callable[..., dict[str, Any]]  # vision.adapt.adapt's signature
+Adapter = Callable[..., dict[str, Any]]  # vision.training.adapt.adapt's signature
 
 
 class Busy(Exception):

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from fanshot.datasets.yolo import read_names, read_split, split_names
-from fanshot.vision.adapt import adapt
 from fanshot.vision.evaluate import evaluate_yolo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
+from fanshot.vision.training.adapt import adapt
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:

@@ -55,8 +55,8 @@ def _jitter_scale(text: str) -> float:
 
 def _train_data(args: argparse.Namespace) -> int:
     from fanshot.vision.recogniser import MODELS_DIR
-    from fanshot.vision.refit import source_photos
-    from fanshot.vision.train import (
+    from fanshot.vision.training.refit import source_photos
+    from fanshot.vision.training.train import (
         add_localiser_crops,
         add_negative_crops,
         build_crop_dataset,
@@ -78,7 +78,7 @@ def _train_data(args: argparse.Namespace) -> int:
 
 
 def _train_pack(args: argparse.Namespace) -> int:
-    from fanshot.vision.train import LOCALISER_IMGSZ, add_localiser_extras, build_localiser_dataset
+    from fanshot.vision.training.train import LOCALISER_IMGSZ, add_localiser_extras, build_localiser_dataset
 
     size = None if args.link else args.size or LOCALISER_IMGSZ
     if args.src is None:
@@ -91,7 +91,7 @@ def _train_pack(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from fanshot.vision.train import train
+    from fanshot.vision.training.train import train
 
     data = args.data / "localiser" / "data.yaml" if args.train_command == "localiser" else args.data / "crops"
     best = train(args.train_command, data, args.runs, hours=args.hours, batch=args.batch, lr0=args.lr0,
@@ -103,7 +103,7 @@ def _train(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from fanshot.vision.config import RecogniserConfig
-    from fanshot.vision.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
+    from fanshot.vision.training.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
     # The recogniser's settings stay as OUT/vision.json has them (the defaults for a new folder).
@@ -128,7 +128,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _average(args: argparse.Namespace) -> int:
-    from fanshot.vision.train import averaged_model
+    from fanshot.vision.training.train import averaged_model
 
     print(f"wrote {averaged_model(args.checkpoints, args.out)}")
     return 0
@@ -136,7 +136,7 @@ def _average(args: argparse.Namespace) -> int:
 
 def _refit(args: argparse.Namespace) -> int:
     from fanshot.vision.recogniser import MODELS_DIR
-    from fanshot.vision.refit import refit
+    from fanshot.vision.training.refit import refit
 
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -251,8 +251,8 @@ def _choose(args: argparse.Namespace) -> int:
 
 
 def _adapt(args: argparse.Namespace) -> int:
-    from fanshot.vision.adapt import adapt
     from fanshot.vision.recogniser import MODELS_DIR
+    from fanshot.vision.training.adapt import adapt
 
     def progress(fraction: float, message: str) -> None:
         print(f"{fraction:4.0%} {message}", file=sys.stderr)
@@ -276,7 +276,7 @@ def _adapt(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from fanshot.vision.config import STAGES
-    from fanshot.vision.train import JITTER_SCALE
+    from fanshot.vision.training.train import JITTER_SCALE
 
     parser = subparsers.add_parser("train", help="train and export the tile localiser and crop classifier")
     commands = parser.add_subparsers(dest="train_command", required=True)

@@ -182,7 +182,7 @@ def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage
 def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
     from fanshot.datasets.classes import CLASSES
     from fanshot.datasets.synth.dataset import synth_dataset
-    from fanshot.vision import adapt as adapting
+    from fanshot.vision.training import adapt as adapting
 
     for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
         monkeypatch.setattr(adapting, name, value)

@@ -13,8 +13,11 @@ import pytest
 from fanshot.cli import main
 from fanshot.datasets.synth.dataset import synth_dataset
 from fanshot.scoring.tiles import BACK
-from fanshot.vision import adapt, localiser_head
-from fanshot.vision.adapt import (
+from fanshot.vision.config import RecogniserConfig
+from fanshot.vision.metrics import Boxes
+from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE, Detections, session, shipped
+from fanshot.vision.training import adapt, localiser_head
+from fanshot.vision.training.adapt import (
     Head,
     Photo,
     base_head,
@@ -25,10 +28,7 @@ from fanshot.vision.adapt import (
     split_held_out,
     write_classifier,
 )
-from fanshot.vision.config import RecogniserConfig
-from fanshot.vision.localiser_head import LocaliserHead, Look
-from fanshot.vision.metrics import Boxes
-from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE, Detections, session, shipped
+from fanshot.vision.training.localiser_head import LocaliserHead, Look
 from tests.vision.fakes import fake_recogniser
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)

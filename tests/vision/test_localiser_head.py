@@ -5,9 +5,10 @@ import numpy as np
 import onnx
 import pytest
 
-from fanshot.vision import localiser_head
 from fanshot.vision.geometry import letterbox
-from fanshot.vision.localiser_head import (
+from fanshot.vision.recogniser import MODELS_DIR, session, to_tensor
+from fanshot.vision.training import localiser_head
+from fanshot.vision.training.localiser_head import (
     Look,
     Samples,
     anchor_points,
@@ -24,7 +25,6 @@ from fanshot.vision.localiser_head import (
     soft_targets,
     write_localiser,
 )
-from fanshot.vision.recogniser import MODELS_DIR, session, to_tensor
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 

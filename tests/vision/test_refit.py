@@ -11,9 +11,9 @@ import pytest
 from fanshot.cli import main
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.synth.dataset import synth_dataset
-from fanshot.vision import adapt, refit
-from fanshot.vision.adapt import Head, Photo
 from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE
+from fanshot.vision.training import adapt, refit
+from fanshot.vision.training.adapt import Head, Photo
 
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
-from fanshot.vision.train import batchnorm_after, build_localiser_dataset, unfused_batchnorm
+from fanshot.vision.training.train import batchnorm_after, build_localiser_dataset, unfused_batchnorm
 
 BACK_INDEX = CLASSES.index("back")
 
@@ -107,7 +107,7 @@ def test_unfused_batchnorm_gives_back_the_fused_output_in_eval_and_train_mode():
 def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tmp_path, monkeypatch):
     import json
 
-    import fanshot.vision.train
+    import fanshot.vision.training.train
     from fanshot.cli import main
 
     models = {"localiser": {"file": "localiser.onnx", "imgsz": 416, "classes": ["face"]},
@@ -115,7 +115,7 @@ def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tm
               "training": ["fanshot train classifier --hours 1"]}
     (tmp_path / "vision.json").write_text(json.dumps(models))
     exported = []
-    monkeypatch.setattr(fanshot.vision.train, "export", lambda weights, out, imgsz, dynamic, runs: (
+    monkeypatch.setattr(fanshot.vision.training.train, "export", lambda weights, out, imgsz, dynamic, runs: (
         exported.append((weights.name, out.name, imgsz, dynamic)) or (out, ["face", "back"])))
 
     assert main(["train", "export", "--only", "localiser", "--out", str(tmp_path), "--localiser", "new.pt"]) == 0

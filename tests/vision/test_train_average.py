@@ -7,7 +7,7 @@ torch = pytest.importorskip("torch", reason="the `train` extra (ultralytics, tor
 pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
 
 from fanshot.cli import main  # noqa: E402
-from fanshot.vision.train import averaged_model  # noqa: E402
+from fanshot.vision.training.train import averaged_model  # noqa: E402
 
 
 def _checkpoint(path, seed, names=("1m", "2m", "none"), key="ema", config="yolo11n-cls.yaml"):

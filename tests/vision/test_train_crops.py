@@ -4,7 +4,7 @@ import pytest
 
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
-from fanshot.vision.train import JITTER_SCALE, build_crop_dataset, jitter_box
+from fanshot.vision.training.train import JITTER_SCALE, build_crop_dataset, jitter_box
 
 
 def _yolo(root, split, labels):
@@ -49,8 +49,8 @@ def test_a_jittered_box_side_is_scaled_by_up_to_the_jitter_scale_and_spreads_tha
 
 def test_negative_crops_are_the_finds_on_no_labelled_tile(tmp_path, monkeypatch):
     from fanshot.vision.recogniser import Recogniser
-    from fanshot.vision.refit import source_photos
-    from fanshot.vision.train import NEGATIVE_CONF, NEGATIVE_VAL_EVERY, add_negative_crops
+    from fanshot.vision.training.refit import source_photos
+    from fanshot.vision.training.train import NEGATIVE_CONF, NEGATIVE_VAL_EVERY, add_negative_crops
     from tests.vision.fakes import fake_recogniser
 
     photos = tmp_path / "photos"

@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the `train` extra (ultralytics, torch) is not installed")
 pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
 
-from fanshot.vision.train import widened_classifier  # noqa: E402
+from fanshot.vision.training.train import widened_classifier  # noqa: E402
 
 
 def test_widened_classifier_keeps_known_rows_by_name_and_never_picks_the_new_class(tmp_path):

@@ -188,7 +188,7 @@ def add_negative_crops(sources: Sequence[Sequence[tuple[Path, list[tuple[str, np
     """Add `NOT_A_TILE` crops to dst/train/none (every NEGATIVE_VAL_EVERY-th to dst/val/none): the boxes the
     recogniser's localisation stages (`Recogniser.find`, sure at NEGATIVE_CONF) find on no labelled tile of photos
     whose every tile is labelled (renders and rows with distractors, photos of no tile), each source's photos as
-    `vision.refit.source_photos` lists them. A classifier that knows the class turns such boxes down
+    `vision.training.refit.source_photos` lists them. A classifier that knows the class turns such boxes down
     (`Recogniser.drop_non_tiles`). Returns crops added."""
     base = Recogniser.load(models_dir)
     recogniser, added = base.with_config(base.config.changed(conf=NEGATIVE_CONF, unsure=NEGATIVE_CONF)), 0

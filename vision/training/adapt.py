@@ -3,9 +3,9 @@ torch. The classifier's last layer (a Gemm over the pooled features) is refitted
 pulled towards the base model's weights, with one more class, `NOT_A_TILE`, for what the localiser finds that
 the user did not label (book spines, tiles cut by the frame); the localiser's threshold is chosen anew, since
 that class can now turn down its weak finds. The localiser's class scores are refitted too
-(`vision.localiser_head`), and kept where cross-validation says the photos are read better with them. Part of
+(`vision.training.localiser_head`), and kept where cross-validation says the photos are read better with them. Part of
 the photos is held out: the adapted models are kept only if they read those photos better than the base models
-do; otherwise the output is a copy of the base.
+do, both read by the `Recogniser` as serving reads an upload; otherwise the output is a copy of the base.
 
 Every photo is run through the localiser (a few looks: mirrored, scaled, moved) and the classifier's trunk once;
 choosing the pulls, the threshold and the keep-or-not decision then only refit last layers (logistic and softmax
@@ -13,9 +13,11 @@ regression in numpy) on cached features, and read each photo's boxes again with 
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -31,9 +33,12 @@ from onnx import numpy_helper
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK
+from fanshot.vision.evaluate import read_photo
 from fanshot.vision.geometry import cut_crop
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.localiser_head import (
+from fanshot.vision.metrics import Boxes, multiset_scores
+from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
+from fanshot.vision.training.localiser_head import (
     Adam,
     LocaliserHead,
     Look,
@@ -49,9 +54,7 @@ from fanshot.vision.localiser_head import (
     samples,
     write_localiser,
 )
-from fanshot.vision.metrics import Boxes, multiset_scores
-from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
-from fanshot.vision.train import jitter_box
+from fanshot.vision.training.train import jitter_box
 
 LOWEST_CONF = 0.1  # candidate boxes are kept down to this localiser score; the threshold is chosen above it
 CONF_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
@@ -455,11 +458,14 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         finder = replace(models, localiser=session(localiser_model.SerializeToString()))
         return [photo_features(*photos_in[i], finder, embed, base, rng, training=False) for i in indices]
 
+    held_paths = [photos_in[i][0] for i in held]
+
     # The adapted localiser boxes as the base does (only its scores are new), so the classifier's training crops
     # stay those of the base's boxes; with it, each photo not held out is read as its fold's localiser (fitted
     # on the other folds) finds its tiles, for a cross-validated figure to set against the classifier's alone.
-    # Candidates (localiser adapted or not, choice, held-out photos as read), the better cross-validated first.
-    candidates, cross_validated = [(False, choice, held_photos)], {"classifier": choice.f1}
+    # Candidates (the localiser fitted on the photos not held out, or None for the base's; the choice), the better
+    # cross-validated first.
+    candidates, cross_validated = [(None, choice)], {"classifier": choice.f1}
     if localiser_strength is not None:
         folds, reads = fold_numbers(len(fit)), {}
         for fold in np.unique(folds):
@@ -468,31 +474,24 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         with_localiser = choose(fit_photos, base, models.config.conf, [reads[i] for i in fit])
         cross_validated["with_localiser"] = with_localiser.f1
         if with_localiser.f1 > choice.f1:
-            candidates.insert(0, (True, with_localiser, read_with(localiser_fitted_on(fit), held)))
+            candidates.insert(0, (localiser_fitted_on(fit), with_localiser))
     report(0.9, "chose whether to adapt the localiser")
-    before = figures(held_photos, [read_photo_codes(p, base, models.config.conf) for p in held_photos])
+    before = served_figures(base_dir, held_photos, held_paths)
 
-    def held_out_figures(chosen: Choice, reads: Sequence[Photo]) -> dict[str, float]:
+    def held_out_figures(localiser_model: onnx.ModelProto | None, chosen: Choice) -> dict[str, float]:
         trial = fit_head(base, *stack(fit_photos), chosen.strength)
-        return figures(reads, [read_photo_codes(p, trial, chosen.conf) for p in reads])
+        with tempfile.TemporaryDirectory() as folder:
+            write_models(Path(folder), base_dir, meta, classifier, trial, localiser_model, chosen.conf)
+            return served_figures(Path(folder), held_photos, held_paths)
 
-    trials = [(adapted, chosen, held_out_figures(chosen, reads)) for adapted, chosen, reads in candidates]
+    trials = [(localiser_model, chosen, held_out_figures(localiser_model, chosen))
+              for localiser_model, chosen in candidates]
     # The first that reads the held-out photos better; if none does, the figures of the classifier's alone.
-    adapted_localiser, choice, after = next((t for t in trials if better(t[2], before)), trials[-1])
+    trial_localiser, choice, after = next((t for t in trials if better(t[2], before)), trials[-1])
     kept = better(after, before)
     final = fit_head(base, *stack(photos), choice.strength) if kept else None
-    final_localiser = localiser_fitted_on(range(len(photos))) if kept and adapted_localiser else None
-    out.mkdir(parents=True, exist_ok=True)
-    if final_localiser is None:
-        shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
-    else:
-        onnx.save(final_localiser, str(out / meta["localiser"]["file"]))
-    if final is None:
-        shutil.copyfile(base_dir / meta["classifier"]["file"], out / meta["classifier"]["file"])
-    else:
-        write_classifier(classifier, final, out / meta["classifier"]["file"])
-        meta["classifier"]["classes"] = list(final.classes)
-        meta["localiser"]["conf"] = choice.conf
+    final_localiser = localiser_fitted_on(range(len(photos))) if kept and trial_localiser is not None else None
+    meta = write_models(out, base_dir, meta, classifier, final, final_localiser, choice.conf)
     record = {
         "kept": "adapted" if kept else "base",
         "base": str(base_dir), "data": str(yolo_dir),
@@ -508,3 +507,31 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     report(1.0, f"kept the {record['kept']} models")
     return record
+
+
+def write_models(out: Path, base_dir: Path, meta: dict, classifier: onnx.ModelProto, head: Head | None,
+                 localiser: onnx.ModelProto | None, conf: float) -> dict:
+    """Write a complete models folder: the base's models where `head` (the classifier's last layer) or `localiser`
+    is None, else the adapted ones with the threshold `conf`; the recogniser's other settings are the base's.
+    Returns what its vision.json holds."""
+    meta = copy.deepcopy(meta)
+    out.mkdir(parents=True, exist_ok=True)
+    if localiser is None:
+        shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
+    else:
+        onnx.save(localiser, str(out / meta["localiser"]["file"]))
+    if head is None:
+        shutil.copyfile(base_dir / meta["classifier"]["file"], out / meta["classifier"]["file"])
+    else:
+        write_classifier(classifier, head, out / meta["classifier"]["file"])
+        meta["classifier"]["classes"] = list(head.classes)
+        meta["localiser"]["conf"] = conf
+    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return meta
+
+
+def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict[str, float]:
+    """`figures` of the photos as the `Recogniser` of `models_dir` reads them, as serving reads an upload: the
+    figure a version is kept by, and the one `GET /v1/models` shows."""
+    recogniser = Recogniser.load(models_dir)
+    return figures(photos, [[tile["code"] for tile in read_photo(path, recogniser)[0]["tiles"]] for path in paths])

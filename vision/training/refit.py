@@ -1,6 +1,6 @@
 """Refit the shipped classifier's last layer on varied training data (issue 10), on CPU, without torch: real
 training photos, randomised renders (red fives, blank 白, distractors), web-crop rows, close-ups, small tiles and
-photos of clutter with no tile at all. It is `fanshot adapt`'s refit (vision/adapt.py) at a larger scale: the
+photos of clutter with no tile at all. It is `fanshot adapt`'s refit (vision/training/adapt.py) at a larger scale: the
 localiser's boxes on what is not a labelled tile (distractors, clutter) teach the `NOT_A_TILE` class, which lets
 the localiser's threshold go lower without reading those boxes as tiles.
 
@@ -25,7 +25,9 @@ import onnx
 
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, split_names
-from fanshot.vision.adapt import (
+from fanshot.vision.evaluate import manifest_entries
+from fanshot.vision.recogniser import NOT_A_TILE, Recogniser
+from fanshot.vision.training.adapt import (
     Head,
     Photo,
     base_head,
@@ -38,8 +40,6 @@ from fanshot.vision.adapt import (
     stack,
     write_classifier,
 )
-from fanshot.vision.evaluate import manifest_entries
-from fanshot.vision.recogniser import NOT_A_TILE, Recogniser
 
 # Far fewer training crops per tile than adapt's: here the tiles are thousands, and every crop costs a trunk pass.
 LABEL_JITTERS = 2
