@@ -13,7 +13,7 @@ photos, and any `--zoom` folders:
 Each case: one untimed photo first (sessions, first-run allocations), then every photo once. Prints one JSON line
 per case, with the load average before and after it. Usage:
 
-    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--peer] [--zoom FOLDER ...]
+    .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--peer] [--ablation] [--zoom FOLDER ...]
 
 The 12-megapixel copies of a whole evaluation manifest, for `fanshot eval` (writes DIR/manifest.jsonl):
 
@@ -77,14 +77,18 @@ def make_12mp_manifest(manifest: Path, out: Path) -> None:
     (out / "manifest.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
 
-def systems(peer: bool) -> dict[str, Callable[[bytes], dict | list]]:
-    """File bytes → result, for each system timed: Fanshot, Fanshot's single look, and
-    (with `peer`) mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
+def systems(peer: bool, ablation: bool = False) -> dict[str, Callable[[bytes], dict | list]]:
+    """File bytes → result, for each system timed: Fanshot, Fanshot's single look, with `ablation` Fanshot with
+    each stage switched off in turn (`without_STAGE`), and with `peer` mahjong-detector's public `detect_tiles`
+    (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
     def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
         return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
 
     single_look = shipped().with_config(shipped().config.without(*STAGES))
     timed = {"fanshot": fanshot(shipped()), "single_look": fanshot(single_look)}
+    if ablation:
+        timed |= {f"without_{stage}": fanshot(shipped().with_config(shipped().config.without(stage)))
+                  for stage in STAGES}
     if peer:
         import mahjong_detector
 
@@ -115,6 +119,7 @@ def measure(case: str, photos: list[Path], timed: dict[str, Callable[[bytes], di
             "median_ms": {name: round(ms, 1) for name, ms in medians.items()},
             "p95_ms": {name: round(float(np.percentile(ms, 95)), 1) for name, ms in millis.items()},
             "ratio_to_single_look": {name: round(ms / medians["single_look"], 3) for name, ms in medians.items()},
+            "ratio_to_fanshot": {name: round(ms / medians["fanshot"], 3) for name, ms in medians.items()},
             "fanshot_median_stage_ms": stages, "cpus": os.cpu_count(),
             "loadavg_before": [round(v, 2) for v in load_before],
             "loadavg_after": [round(v, 2) for v in os.getloadavg()]}
@@ -127,6 +132,7 @@ def main() -> None:
     parser.add_argument("--zoom", type=Path, action="append", default=[], metavar="FOLDER",
                         help="also a case of these photos (e.g. ones the zoom pass reads again; repeatable)")
     parser.add_argument("--peer", action="store_true", help="time mahjong-detector alongside")
+    parser.add_argument("--ablation", action="store_true", help="time each stage switched off in turn alongside")
     parser.add_argument("--make-12mp", type=Path, metavar="MANIFEST", help="only write 12-MP copies of a manifest")
     parser.add_argument("--out", type=Path, help="folder for --make-12mp")
     args = parser.parse_args()
@@ -138,7 +144,7 @@ def main() -> None:
     photos = sorted(args.folder.glob("*.jpg"))[:args.photos]
     if not photos:
         parser.error(f"no .jpg photos in {args.folder}")
-    timed = systems(args.peer)
+    timed = systems(args.peer, args.ablation)
     print(json.dumps(measure("640px", photos, timed)), flush=True)
     with tempfile.TemporaryDirectory(prefix="fanshot-12mp-") as scratch:
         print(json.dumps(measure("12mp", write_12mp(photos, Path(scratch)), timed)), flush=True)

@@ -93,6 +93,15 @@ class Layout(Settings):
                                                                 "neighbour above or below")
 
 
+class Suggestions(Settings):
+    """Hand-aware corrections (vision/suggest.py)."""
+
+    most: int = Field(3, ge=0, description="suggestions offered at most")
+    min_p: float = Field(0.01, ge=0, le=1, description="alternatives less likely than this are not tried")
+    double_change_tiles: int = Field(6, ge=0, description="pairs of changes are tried among this many least "
+                                                          "confident tiles")
+
+
 class RecogniserConfig(Settings):
     conf: float = Field(DEFAULT_CONF, ge=0, le=1, description="the localiser's score threshold: a sure find")
     unsure: float = Field(0.3, ge=0, le=1, description="a find scoring this or more (under `conf`) is unsure: "
@@ -110,6 +119,7 @@ class RecogniserConfig(Settings):
     lone_tile: LoneTile = LoneTile()
     not_a_tile: NotATile = NotATile()
     layout: Layout = Layout()
+    suggestions: Suggestions = Suggestions()
 
     @classmethod
     def from_vision_json(cls, meta: dict[str, Any], source: str = "vision.json") -> RecogniserConfig:

@@ -9,13 +9,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
 from fanshot.vision.config import Layout
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.layout import group_tiles, propose_hand
-from fanshot.vision.metrics import COCO_THRESHOLDS, Boxes, matched, mean_ap, multiset_scores, stage_scores
+from fanshot.vision.metrics import (
+    COCO_THRESHOLDS,
+    Boxes,
+    matched,
+    mean_ap,
+    multiset_scores,
+    scores_by_width,
+    stage_scores,
+)
 from fanshot.vision.recogniser import Recogniser
 
 
@@ -145,16 +154,19 @@ def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = Fal
 
 def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
-    against the labels of one split of a YOLO folder (our class names), and the localiser's box P/R/F1 and the
-    classifier's accuracy on the boxes it matched (`stage_scores`). Photos with a `fanshot synth` sidecar
+    against the labels of one split of a YOLO folder (our class names), the localiser's box P/R/F1 and the
+    classifier's accuracy on the boxes it matched (`stage_scores`), and P/R/F1 by the tiles' width at the photo's
+    full resolution (`by_width`). Photos with a `fanshot synth` sidecar
     also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
-    tally, detections, truths = Tally(), [], []
+    tally, detections, truths, scales = Tally(), [], [], []
     for example in read_split(folder, len(names)):
         image, boxes = example.image, example.boxes
         result, ms = read_photo(image, recogniser)
         width, height = result["image"]["width"], result["image"]["height"]
+        with Image.open(image) as full:  # the header only: the size the photo was taken at
+            scales.append(max(full.size) / max(width, height))
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
         truths.append(Boxes(np.array(corners).reshape(-1, 4) * [width, height, width, height], truth))
@@ -167,7 +179,8 @@ def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photo
         if variants := read_sidecar(image).get("variants"):
             tally.add_variants(result, truth, variants)
     return {**tally.summary(photos), "mAP50": mean_ap(detections, truths),
-            "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths)}
+            "mAP50-95": mean_ap(detections, truths, COCO_THRESHOLDS), **stage_scores(detections, truths),
+            "by_width": scores_by_width(detections, truths, scales)}
 
 
 def evaluate_set(path: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:

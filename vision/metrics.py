@@ -111,3 +111,47 @@ def mean_ap(detections: Sequence[Boxes], truths: Sequence[Boxes],
         return 0.0
     return float(np.mean([class_ap(detections, truths, name, threshold)
                           for name in names for threshold in thresholds]))
+
+
+WIDTH_BINS = (20.0, 30.0, 50.0)  # px at the photo's full resolution: under 20, 20-30, 30-50, over 50
+
+
+def width_bin(width: float, edges: Sequence[float] = WIDTH_BINS) -> str:
+    """The bin a tile of this width (px) falls in: "<20", "20-30", "30-50", "50+"."""
+    names = [f"<{edges[0]:g}", *(f"{a:g}-{b:g}" for a, b in zip(edges, edges[1:], strict=False)), f"{edges[-1]:g}+"]
+    return names[int(np.searchsorted(edges, width, side="right"))]
+
+
+def tile_widths(boxes: np.ndarray, scale: float) -> np.ndarray:
+    """Each box's tile width in full-resolution pixels: its shorter side (a tile stands 3:4 either way up) times
+    `scale`, the photo's full size over the size it was read at."""
+    return np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * scale if len(boxes) else np.zeros(0)
+
+
+def scores_by_width(detections: Sequence[Boxes], truths: Sequence[Boxes], scales: Sequence[float],
+                    threshold: float = 0.5) -> dict[str, dict[str, float]]:
+    """Tile precision, recall and F1 per tile width (`width_bin`): a true tile counts as read when a detection
+    is matched to it (one-to-one by falling score, IoU ≥ threshold, as `stage_scores`) and carries its code; a
+    detection is binned by its own width, a true tile by its own."""
+    counts: dict[str, list[int]] = {}  # bin -> [detections right, detections, true tiles read, true tiles]
+    for det, truth, scale in zip(detections, truths, scales, strict=True):
+        used = np.zeros(len(truth.classes), dtype=bool)
+        right = np.zeros(len(det.classes), dtype=bool)
+        read = np.zeros(len(truth.classes), dtype=bool)
+        for i in np.argsort(-det.scores, kind="stable"):
+            j = _claim(det.boxes[i], truth.boxes, used, threshold)
+            if j is not None and det.classes[i] == truth.classes[j]:
+                right[i] = read[j] = True
+        for width, ok in zip(tile_widths(det.boxes, scale), right, strict=True):
+            tally = counts.setdefault(width_bin(width), [0, 0, 0, 0])
+            tally[0], tally[1] = tally[0] + ok, tally[1] + 1
+        for width, ok in zip(tile_widths(truth.boxes, scale), read, strict=True):
+            tally = counts.setdefault(width_bin(width), [0, 0, 0, 0])
+            tally[2], tally[3] = tally[2] + ok, tally[3] + 1
+    report = {}
+    for name in (width_bin(edge - 1) for edge in (*WIDTH_BINS, np.inf)):
+        right, found, read, true = counts.get(name, [0, 0, 0, 0])
+        precision, recall = (right / found if found else 0.0), (read / true if true else 0.0)
+        report[name] = {"tiles": true, "found": found, "precision": precision, "recall": recall,
+                        "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0}
+    return report

@@ -407,7 +407,7 @@ class Recogniser:
             "groups": groups,
             "hand": propose_hand(groups, codes),
             "hand_tiles": place_hand(groups, codes),
-            "suggestions": suggest(tiles, groups),
+            "suggestions": suggest(tiles, groups, self.config.suggestions),
             "timing_ms": {"localise": round((located - start) * 1000, 1),
                           "classify": round((classified - located) * 1000, 1),
                           "total": round((time.perf_counter() - start) * 1000, 1)},

@@ -10,10 +10,9 @@ from typing import Any
 
 from fanshot.scoring import score
 from fanshot.scoring.errors import ScoringError
+from fanshot.vision.config import Suggestions
 from fanshot.vision.layout import propose_hand
 
-MIN_P = 0.01  # alternatives less likely than this are not worth a suggestion
-DOUBLE_CHANGE_TILES = 6  # pairs of changes are tried among this many least confident tiles
 COUNT_ERRORS = {"too_many_tiles", "too_few_tiles"}
 
 
@@ -28,20 +27,21 @@ def hand_problem(hand: dict[str, Any]) -> str | None:
     return None
 
 
-def _changes(tiles: list[dict]) -> list[tuple[int, str, float]]:
+def _changes(tiles: list[dict], min_p: float) -> list[tuple[int, str, float]]:
     return [(i, alt["code"], alt["p"]) for i, tile in enumerate(tiles)
-            for alt in tile["alternatives"] if alt["p"] >= MIN_P]
+            for alt in tile["alternatives"] if alt["p"] >= min_p]
 
 
-def suggest(tiles: list[dict], groups: list[dict], *, limit: int = 3) -> list[dict]:
-    """Up to `limit` suggestions `{changes: [{tile, from, to}], p, text}`, most probable first; none when the
-    hand already wins or has the wrong number of tiles (a code change cannot fix a missed tile)."""
+def suggest(tiles: list[dict], groups: list[dict], settings: Suggestions | None = None) -> list[dict]:
+    """Up to `settings.most` suggestions `{changes: [{tile, from, to}], p, text}`, most probable first; none when
+    the hand already wins or has the wrong number of tiles (a code change cannot fix a missed tile)."""
+    settings = settings or Suggestions()
     codes = [tile["code"] for tile in tiles]
     problem = hand_problem(propose_hand(groups, codes))
     if problem is None or problem in COUNT_ERRORS:
         return []
-    singles = _changes(tiles)
-    doubtful = set(sorted(range(len(tiles)), key=lambda i: tiles[i]["confidence"])[:DOUBLE_CHANGE_TILES])
+    singles = _changes(tiles, settings.min_p)
+    doubtful = set(sorted(range(len(tiles)), key=lambda i: tiles[i]["confidence"])[:settings.double_change_tiles])
     doubles = [pair for pair in combinations([c for c in singles if c[0] in doubtful], 2) if pair[0][0] != pair[1][0]]
     found = []
     for changes in [(c,) for c in singles] + doubles:
@@ -50,7 +50,7 @@ def suggest(tiles: list[dict], groups: list[dict], *, limit: int = 3) -> list[di
             changed[i] = code
         if hand_problem(propose_hand(groups, changed)) is None:
             found.append(_suggestion(changes, codes))
-    return sorted(found, key=lambda s: -s["p"])[:limit]
+    return sorted(found, key=lambda s: -s["p"])[:settings.most]
 
 
 def _suggestion(changes: tuple[tuple[int, str, float], ...], codes: list[str]) -> dict:

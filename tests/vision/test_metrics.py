@@ -8,7 +8,9 @@ from fanshot.vision.metrics import (
     class_ap,
     mean_ap,
     multiset_scores,
+    scores_by_width,
     stage_scores,
+    width_bin,
 )
 
 
@@ -66,3 +68,22 @@ def test_stage_scores_count_backs_found_missed_and_false():
                    np.array([0.9, 0.8, 0.7]))]  # one back found, one read as a face, one face read as a back
     scores = stage_scores(found, truth)
     assert (scores["backs"], scores["backs_predicted"], scores["backs_found"]) == (2, 2, 1)
+
+
+@pytest.mark.parametrize(("width", "name"), [(5, "<20"), (19.9, "<20"), (20, "20-30"), (29.9, "20-30"),
+                                             (30, "30-50"), (49.9, "30-50"), (50, "50+"), (4000, "50+")])
+def test_a_tile_falls_in_the_bin_of_its_width(width, name):
+    assert width_bin(width) == name
+
+
+def test_scores_by_width_bin_true_tiles_and_finds_by_their_own_width_at_full_resolution():
+    # read at half size: full-resolution widths are twice the boxes' shorter sides
+    truth = Boxes(np.array([[0, 0, 8, 12], [20, 0, 32, 16], [40, 0, 70, 40]], float), ["1m", "2m", "3m"])
+    found = Boxes(np.array([[0, 0, 8, 12], [20, 0, 32, 16], [40, 0, 70, 40], [100, 0, 140, 50]], float),
+                  ["1m", "9m", "3m", "4m"], np.array([0.9, 0.8, 0.7, 0.6]))  # 2m misread, a false 4m
+    report = scores_by_width([found], [truth], [2.0])
+    assert report["<20"] == {"tiles": 1, "found": 1, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert (report["20-30"]["tiles"], report["20-30"]["recall"], report["20-30"]["precision"]) == (1, 0.0, 0.0)
+    assert report["30-50"] == {"tiles": 0, "found": 0, "precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert (report["50+"]["tiles"], report["50+"]["found"]) == (1, 2)  # the 3m (60 px) and the false 4m (80 px)
+    assert report["50+"]["precision"] == 0.5 and report["50+"]["recall"] == 1.0
