@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
-STAGES = ("zoom_in", "zoom_out", "turn", "row_fill", "lone_tile", "not_a_tile")  # each can be switched off
+STAGES = ("zoom_in", "zoom_out", "turn", "row_fill", "not_a_tile")  # each can be switched off
 
 
 class Settings(BaseModel):
@@ -66,15 +66,6 @@ class RowFill(Settings):
     code_p: float = Field(0.5, ge=0, le=1)
 
 
-class LoneTile(Settings):
-    """A close-up's lone tile: with no sure find, an unsure face of tile shape (`zoom_out.max_aspect`), its side
-    `min_share` or more of the photo's, that the classifier names at `code_p` or more, is kept."""
-
-    enabled: bool = True
-    min_share: float = Field(0.2, ge=0, le=1)
-    code_p: float = Field(0.95, ge=0, le=1)
-
-
 class NotATile(Settings):
     """Faces that a classifier with the not-a-tile class names so are left out."""
 
@@ -105,7 +96,7 @@ class Suggestions(Settings):
 class RecogniserConfig(Settings):
     conf: float = Field(DEFAULT_CONF, ge=0, le=1, description="the localiser's score threshold: a sure find")
     unsure: float = Field(0.3, ge=0, le=1, description="a find scoring this or more (under `conf`) is unsure: "
-                          "kept by row filling or the lone-tile rule only, and it guides the closer look when none "
+                          "kept by row filling only, and it guides the closer look when none "
                           "is sure")
     nms_iou: float = Field(0.5, gt=0, le=1)
     alternatives: int = Field(3, ge=0, description="the next codes reported beside each face's best")
@@ -116,7 +107,6 @@ class RecogniserConfig(Settings):
     zoom_out: ZoomOut = ZoomOut()
     turn: Turn = Turn()
     row_fill: RowFill = RowFill()
-    lone_tile: LoneTile = LoneTile()
     not_a_tile: NotATile = NotATile()
     layout: Layout = Layout()
     suggestions: Suggestions = Suggestions()

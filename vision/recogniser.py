@@ -260,8 +260,7 @@ class Recogniser:
     def floor(self) -> float:
         """The lowest score a find is kept at: unsure finds only when a stage may keep them."""
         config = self.config
-        return min(config.unsure, config.conf) if config.row_fill.enabled or config.lone_tile.enabled \
-            else config.conf
+        return min(config.unsure, config.conf) if config.row_fill.enabled else config.conf
 
     def guides(self, found: Detections) -> Detections:
         """The finds that place the closer look and tell which way the rows run: the sure ones; with none, the
@@ -365,24 +364,17 @@ class Recogniser:
         best = [self.codes[int(i)] for i in np.argmax(found.probs, axis=1)]
         return found.only(~found.faces | (np.array(best) != NOT_A_TILE))
 
-    def keep_finds(self, found: Detections, width: int, height: int) -> Detections:
-        """The sure finds, the unsure faces that stand in their rows (`row_fill`) and, with no sure find, a
-        close-up's lone tiles (`lone_tile`) in the `width`×`height` photo."""
+    def keep_finds(self, found: Detections) -> Detections:
+        """The sure finds, and the unsure faces that stand in their rows (`row_fill`)."""
         config = self.config
         sure = found.scores >= config.conf
-        if sure.all():
-            return found
+        if sure.all() or not config.row_fill.enabled:
+            return found.only(sure)
         named = found.probs.max(axis=1, initial=0.0)
-        fits = np.zeros(len(found), dtype=bool)
-        if config.row_fill.enabled:
-            fits = (in_sure_rows(found.boxes, sure, config)
-                    & ~mostly_within(found.boxes, found.boxes[sure], config.row_fill.overlap)
-                    & (named >= config.row_fill.code_p))
-        lone = np.zeros(len(found), dtype=bool)
-        if config.lone_tile.enabled and not sure.any():
-            lone = (close_up_tiles(found.boxes, width, height, config.lone_tile.min_share,
-                                   config.zoom_out.max_aspect) & (named >= config.lone_tile.code_p))
-        return found.only(sure | (found.faces & (fits | lone)))
+        fits = (in_sure_rows(found.boxes, sure, config)
+                & ~mostly_within(found.boxes, found.boxes[sure], config.row_fill.overlap)
+                & (named >= config.row_fill.code_p))
+        return found.only(sure | (found.faces & fits))
 
     def __call__(self, image: np.ndarray) -> dict:
         """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented). Boxes come back in the
@@ -393,7 +385,7 @@ class Recogniser:
         located = time.perf_counter()
         look = self.classified(look)
         classified = time.perf_counter()
-        found = self.keep_finds(self.drop_non_tiles(look.found), width, height)
+        found = self.keep_finds(self.drop_non_tiles(look.found))
         look = replace(look, found=found)
         alternatives = self.config.alternatives
         tiles = [tile_entry(*tile, self.codes, alternatives)

@@ -1,5 +1,5 @@
 """Row filling in the `Recogniser`: which finds the localiser is unsure of are kept, for standing in a row of sure
-tiles or as a close-up's lone tile, and that the zoom pass is steered by the sure ones alone."""
+tiles, and that the zoom pass is steered by the sure ones alone."""
 
 import numpy as np
 import pytest
@@ -10,9 +10,7 @@ from tests.vision.fakes import fake_recogniser, nothing
 
 CONF = 0.55
 SETTINGS = RecogniserConfig(conf=CONF)
-ROW_FILL_CODE_P, LONE_CODE_P, LONE_MIN_SHARE = (SETTINGS.row_fill.code_p, SETTINGS.lone_tile.code_p,
-                                                SETTINGS.lone_tile.min_share)
-PHOTO = (1000, 1000)  # a hand's tiles, 40 px wide, are 4 % of its side
+ROW_FILL_CODE_P = SETTINGS.row_fill.code_p
 
 
 def tile(x: float, y: float = 100.0, width: float = 40.0) -> list[float]:
@@ -27,11 +25,11 @@ def probs(best: float, count: int) -> np.ndarray:
 
 
 def kept(boxes: list[list[float]], scores: list[float], kinds: list[str] | None = None,
-         best: float = 0.99, photo: tuple[int, int] = PHOTO, config: RecogniserConfig = SETTINGS) -> list[int]:
+         best: float = 0.99, config: RecogniserConfig = SETTINGS) -> list[int]:
     """Indices of the finds `keep_finds` keeps (each box's x1 names it)."""
     kinds = kinds or ["face"] * len(boxes)
     found = Detections(np.array(boxes), np.array(scores), kinds, probs(best, len(boxes)))
-    return [int(box[0]) for box in fake_recogniser(None, config).keep_finds(found, *photo).boxes]
+    return [int(box[0]) for box in fake_recogniser(None, config).keep_finds(found).boxes]
 
 
 SURE = [tile(0), tile(42), tile(126), tile(168)]  # a row of four with a gap at x = 84
@@ -63,30 +61,13 @@ def test_unsure_finds_do_not_vouch_for_each_other():
     assert not in_sure_rows(np.zeros((0, 4)), np.zeros(0, dtype=bool), SETTINGS).any()
 
 
-CLOSE_UP = (200, 150)  # a photo in which a 40 × 52 px tile has a side (√area) 0.26 of the photo's
+def test_row_filling_switched_off_keeps_no_unsure_find():
+    assert 84 in kept([*SURE, tile(84)], [0.9] * 4 + [0.35])
+    assert kept([*SURE, tile(84)], [0.9] * 4 + [0.35], config=SETTINGS.without("row_fill")) == [0, 42, 126, 168]
 
 
-@pytest.mark.parametrize(("name", "box", "score", "kind", "best", "stays"), [
-    ("a big tile named surely", tile(20, y=20), 0.4, "face", 0.99, True),
-    ("a big tile named unsurely", tile(20, y=20), 0.4, "face", LONE_CODE_P - 0.05, False),
-    ("a back: the classifier cannot vouch for it", tile(20, y=20), 0.4, "back", 0.99, False),
-    ("too small for a close-up", tile(20, y=20, width=40 * (LONE_MIN_SHARE - 0.05) / 0.26), 0.4, "face", 0.99, False),
-    ("a band, not tile-shaped", [20, 20, 180, 70], 0.4, "face", 0.99, False),
-])
-def test_with_no_sure_find_a_close_ups_lone_tile_is_kept(name, box, score, kind, best, stays):
-    assert kept([box], [score], [kind], best, CLOSE_UP) == ([20] if stays else []), name
-
-
-def test_a_lone_tile_needs_a_photo_with_no_sure_find():
-    assert kept([tile(20, y=20), tile(100, y=60)], [0.9, 0.4], photo=CLOSE_UP) == [20]
-
-
-@pytest.mark.parametrize(("stage", "box", "photo"), [("row_fill", tile(84), PHOTO),
-                                                    ("lone_tile", tile(20, y=20), CLOSE_UP)])
-def test_a_rule_switched_off_keeps_no_unsure_find(stage, box, photo):
-    boxes, scores = ([*SURE, box], [0.9] * 4 + [0.35]) if stage == "row_fill" else ([box], [0.4])
-    assert int(box[0]) in kept(boxes, scores, photo=photo)
-    assert int(box[0]) not in kept(boxes, scores, photo=photo, config=SETTINGS.without(stage))
+def test_with_no_sure_find_no_unsure_one_is_kept():  # the lone-tile rule is gone (models/EXPERIMENTS.md)
+    assert kept([tile(20, y=20, width=120)], [0.4]) == []  # a big tile-shaped face, named surely
 
 
 def test_the_zoom_pass_counts_only_sure_finds():
@@ -103,5 +84,5 @@ def test_the_zoom_pass_counts_only_sure_finds():
     # one localiser run decodes down to the faint finds that may guide the closer look; the floor decides the finds
     assert recogniser.calls == [(SETTINGS.zoom_in.guide_floor, 1.0), (CONF, 0.2)]
     assert look.zoom == "single" and len(look.found) == 6
-    no_unsure = fake_recogniser(finds, SETTINGS.without("row_fill").without("lone_tile"))
+    no_unsure = fake_recogniser(finds, SETTINGS.without("row_fill"))
     assert len(no_unsure.find(np.zeros((400, 400, 3), np.uint8)).found) == 4  # no rule keeps them: sure finds only
