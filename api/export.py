@@ -17,6 +17,7 @@ from PIL import Image, ImageOps
 
 from fanshot.api import store
 from fanshot.api.images import ImageStore
+from fanshot.api.privacy import without_private_metadata
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
 
@@ -85,7 +86,7 @@ def stored_photo(example: store.Example, images: ImageStore) -> bytes:
 def labelled_files(example: store.Example, stored: bytes) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
     """An example as the files of a YOLO split: (images/NAME, the upright photo), (labels/STEM.txt, its boxes);
     `stored`: its photo as the image store holds it."""
-    photo, name = upright_photo(stored, example.image_file)
+    photo, name = upright_photo(without_private_metadata(stored), example.image_file)
     size = example.recognition["image"]
     boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
     return (f"images/{name}", photo), (f"labels/{PurePath(name).stem}.txt", format_labels(boxes).encode("ascii"))

@@ -23,6 +23,7 @@ from fanshot.api.dependencies import (
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
 from fanshot.api.model_versions import BASE
 from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
+from fanshot.api.privacy import without_private_metadata
 from fanshot.api.store import PreconditionFailed, entity_tag
 from fanshot.scoring import rules
 from fanshot.scoring.hand import parse_context, parse_hand
@@ -58,14 +59,14 @@ def found(value: Any, recognition_id: str) -> Any:
 
 
 def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
-    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded; any other format
-    (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised (upright, the size the boxes refer to), so
-    that every stored photo is one every dataset tool reads."""
+    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded, less its private
+    metadata (api/privacy.py); any other format (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised
+    (upright, the size the boxes refer to), so that every stored photo is one every dataset tool reads."""
     kind = Image.open(io.BytesIO(data)).format
     if kind in ("JPEG", "MPO"):  # an MPO is a JPEG with more pictures appended, which JPEG readers skip
-        return data, "image/jpeg", ".jpg"
+        return without_private_metadata(data), "image/jpeg", ".jpg"
     if kind == "PNG":
-        return data, "image/png", ".png"
+        return without_private_metadata(data), "image/png", ".png"
     converted = io.BytesIO()
     Image.fromarray(pixels).save(converted, "JPEG", quality=95)
     return converted.getvalue(), "image/jpeg", ".jpg"
@@ -132,7 +133,9 @@ def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
     photo, media = found(store.image(recognition_id), recognition_id)
-    return Response(photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
+    # photos stored before their metadata was removed on upload are cleaned on the way out
+    return Response(without_private_metadata(photo), media_type=media,
+                    headers={"Cache-Control": "private, max-age=31536000"})
 
 
 @router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,
