@@ -6,6 +6,7 @@ skip, saying what is missing."""
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import shutil
 import socket
@@ -28,6 +29,12 @@ def unavailable(what: str, install: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message, allow_module_level=True)
+
+
+def needs_train_extra() -> None:
+    """Skip a module that trains (ultralytics, torch) where the `train` extra is not installed; fail in CI."""
+    if importlib.util.find_spec("ultralytics") is None or importlib.util.find_spec("torch") is None:
+        unavailable("the `train` extra (ultralytics, torch)", "pip install -e '.[train]'")
 
 
 def free_port() -> int:

@@ -78,15 +78,12 @@ def _train_data(args: argparse.Namespace) -> int:
 
 
 def _train_pack(args: argparse.Namespace) -> int:
-    from fanshot.vision.training.train import LOCALISER_IMGSZ, add_localiser_extras, build_localiser_dataset
+    from fanshot.vision.training.train import pack
 
-    size = None if args.link else args.size or LOCALISER_IMGSZ
-    if args.src is None:
-        data = add_localiser_extras(args.out / "localiser", args.extra, shrink_to=size)
-    else:
-        data = build_localiser_dataset(args.src, args.out / "localiser", args.extra, shrink_to=size)
-    used = sum(path.stat().st_size for path in data.parent.rglob("*") if path.is_file())
-    print(f"wrote {data} ({used / 2**20:.1f} MiB)")
+    written = pack(args.src, args.out, args.extra, args.negatives, args.size)
+    used = sum(path.stat().st_size for path in args.out.rglob("*") if path.is_file())
+    print(f"wrote {', '.join(f'{n} photos to {args.out / name}' for name, n in written.items())} "
+          f"({used / 2**20:.1f} MiB)")
     return 0
 
 
@@ -306,16 +303,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      "tile or one; repeatable)")
     sub.set_defaults(run=_guarded(_train_data))
 
-    sub = commands.add_parser("pack", help="the localiser dataset alone, images shrunk and copied, to carry to "
-                              "another machine (train there with --data OUT)")
-    sub.add_argument("src", type=Path, nargs="?", help="YOLO folder with data.yaml, train/ and valid/ (none: the "
-                     "extras join the train split of the pack already at --out)")
+    sub = commands.add_parser("pack", help="the training photos shrunk and copied, to carry to a GPU machine, "
+                              "which builds both training sets from them (scripts/gpu_train.sh)")
+    sub.add_argument("src", type=Path, help="YOLO folder with data.yaml, train/ and valid/ (our tile codes)")
     sub.add_argument("--out", type=Path, required=True)
     sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
                      help="YOLO folder (e.g. `fanshot synth`'s) mixed into train (repeatable)")
-    sub.add_argument("--size", type=int, help="longest side (default: the localiser's training size, 416)")
-    sub.add_argument("--link", action="store_true", help="link the images instead (on the machine that trains: "
-                     "its trainer shrinks them as it caches them)")
+    sub.add_argument("--negatives", type=Path, action="append", default=[], metavar="DIR",
+                     help="YOLO folder of photos of no tile (e.g. `fanshot evalsets`' clutter), kept apart in "
+                     "OUT/negatives: background for the localiser, not-a-tile crops for the classifier (repeatable)")
+    sub.add_argument("--size", type=int, default=416, help="longest side (default: the localiser's training size)")
     sub.set_defaults(run=_guarded(_train_pack))
 
     for kind in ("localiser", "classifier"):

@@ -1,4 +1,4 @@
-"""The polars stand-in that scripts/gpu_localiser.sh puts before ultralytics on a machine without polars."""
+"""The polars stand-in that scripts/gpu_train.sh puts before ultralytics on a machine without polars."""
 
 import importlib.util
 from pathlib import Path

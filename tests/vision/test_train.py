@@ -37,50 +37,46 @@ def test_extra_folders_are_mixed_into_train_with_backs_kept(tmp_path):
     assert "names: ['face', 'back']" in data.read_text()
 
 
-def test_pack_writes_shrunk_images_instead_of_links(tmp_path):
-    import cv2
+def _photos(root):
+    for image in root.rglob("*.jpg"):
+        cv2.imwrite(str(image), np.full((600, 800, 3), 128, np.uint8))
 
+
+def test_pack_shrinks_every_photo_and_keeps_extras_and_negatives_apart_in_our_codes(tmp_path):
+    from fanshot.cli import main
+
+    real, synth, clutter = tmp_path / "real", tmp_path / "synth", tmp_path / "clutter"
+    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
+    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
+    _yolo(synth, "", {"a": "0 0.4 0.3 0.1 0.2\n1 0.2 0.3 0.1 0.2\n"})
+    (synth / "data.yaml").write_text(format_data_yaml(["2p", "back"], [""]))  # another class order: remapped
+    _yolo(clutter, "", {"c": ""})
+    _photos(tmp_path)
+    out = tmp_path / "out"
+
+    assert main(["train", "pack", str(real), "--out", str(out), "--extra", str(synth), "--negatives", str(clutter),
+                 "--size", "200"]) == 0
+
+    for image in out.rglob("*.webp"):
+        assert not image.is_symlink() and cv2.imread(str(image)).shape == (150, 200, 3)
+    tiles = out / "tiles"
+    assert sorted(p.name for p in (tiles / "train" / "images").iterdir()) == ["a.webp", "extra0_a.webp"]
+    assert (tiles / "valid" / "labels" / "b.txt").read_text() == "5 0.500000 0.500000 0.100000 0.200000\n"
+    assert [line.split()[0] for line in (tiles / "train" / "labels" / "extra0_a.txt").read_text().splitlines()] == \
+        [str(CLASSES.index("2p")), str(BACK_INDEX)]
+    assert [p.name for p in (out / "negatives" / "images").iterdir()] == ["n0_c.webp"]
+    assert (out / "negatives" / "labels" / "n0_c.txt").read_text() == ""
+    assert f"names: {list(CLASSES)}" in (tiles / "data.yaml").read_text().replace('"', "'")
+
+
+def test_pack_refuses_a_folder_whose_classes_are_not_tile_codes_before_writing(tmp_path, capsys):
     from fanshot.cli import main
 
     real = tmp_path / "real"
     _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
-    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
-    for split, stem in (("train", "a"), ("valid", "b")):
-        cv2.imwrite(str(real / split / "images" / f"{stem}.jpg"), np.full((600, 800, 3), 128, np.uint8))
-
-    assert main(["train", "pack", str(real), "--out", str(tmp_path / "out"), "--size", "200"]) == 0
-
-    for split, stem in (("train", "a"), ("valid", "b")):
-        image = tmp_path / "out" / "localiser" / split / "images" / f"{stem}.webp"
-        assert not image.is_symlink() and cv2.imread(str(image)).shape == (150, 200, 3)
-        assert (tmp_path / "out" / "localiser" / split / "labels" / f"{stem}.txt").read_text() == \
-            "0 0.500000 0.500000 0.100000 0.200000\n"
-
-
-def test_pack_without_src_adds_extras_to_the_pack_already_there(tmp_path):
-    from fanshot.cli import main
-
-    real, synth = tmp_path / "real", tmp_path / "synth"
-    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
-    _yolo(real, "valid", {"b": "5 0.5 0.5 0.1 0.2\n"})
-    _yolo(synth, "", {"a": f"{BACK_INDEX} 0.4 0.3 0.1 0.2\n"})
-    for image in [*real.rglob("*.jpg"), *synth.rglob("*.jpg")]:
-        cv2.imwrite(str(image), np.full((60, 80, 3), 128, np.uint8))
-    out = tmp_path / "out"
-    assert main(["train", "pack", str(real), "--out", str(out), "--extra", str(synth)]) == 0
-
-    assert main(["train", "pack", "--out", str(out), "--extra", str(synth)]) == 0  # as a GPU machine adds renders
-
-    train = out / "localiser" / "train"
-    assert sorted(p.name for p in (train / "images").iterdir()) == ["a.webp", "extra0_a.webp", "extra1_a.webp"]
-    assert (train / "labels" / "extra1_a.txt").read_text() == "1 0.400000 0.300000 0.100000 0.200000\n"
-
-
-def test_pack_without_src_needs_a_pack_there(tmp_path, capsys):
-    from fanshot.cli import main
-
-    assert main(["train", "pack", "--out", str(tmp_path / "none"), "--extra", str(tmp_path)]) != 0
-    assert "no localiser dataset there" in capsys.readouterr().err
+    (real / "data.yaml").write_text(format_data_yaml(["sd1"], ["train"]))
+    assert main(["train", "pack", str(real), "--out", str(tmp_path / "out")]) == 2
+    assert "fanshot dataset import" in capsys.readouterr().err and not (tmp_path / "out").exists()
 
 
 def test_batchnorm_after_names_the_bn_of_a_fused_conv_only():

@@ -3,8 +3,10 @@
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the `train` extra (ultralytics, torch) is not installed")
-pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
+from tests.services import needs_train_extra
+
+needs_train_extra()
+import torch  # noqa: E402
 
 from fanshot.cli import main  # noqa: E402
 from fanshot.vision.training.train import averaged_model  # noqa: E402

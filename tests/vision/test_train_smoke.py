@@ -3,9 +3,9 @@ installed: a few rendered photos, one short epoch each, ONNX export, and the exp
 
 import os
 
-import pytest
+from tests.services import needs_train_extra
 
-pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
+needs_train_extra()
 
 from fanshot.cli import main  # noqa: E402
 from fanshot.datasets.synth.dataset import synth_dataset  # noqa: E402

@@ -1,10 +1,11 @@
 """Widening a classifier checkpoint to the crop folders' classes (a fine-tune that adds `NOT_A_TILE`), where the
 `train` extra (torch, ultralytics) is installed."""
 
-import pytest
 
-torch = pytest.importorskip("torch", reason="the `train` extra (ultralytics, torch) is not installed")
-pytest.importorskip("ultralytics", reason="the `train` extra (ultralytics, torch) is not installed")
+from tests.services import needs_train_extra
+
+needs_train_extra()
+import torch  # noqa: E402
 
 from fanshot.vision.training.train import widened_classifier  # noqa: E402
 

@@ -7,16 +7,20 @@ inside the functions that train or export, so the app never needs them.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
 from collections.abc import Collection, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
+from fanshot.datasets.classes import CLASS_INDEX, CLASSES
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.yolo import format_data_yaml, format_labels, read_names, read_split
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.geometry import cut_crop, iou, letterbox
 from fanshot.vision.image import fit_size
@@ -45,16 +49,12 @@ def labelled_images(root: Path, split: str) -> Iterator[tuple[Path, np.ndarray]]
                                        for b in example.boxes], dtype=np.float64).reshape(-1, 5)
 
 
-def _localiser_split(src: Path, split: str, dst: Path, back: int, prefix: str = "",
-                     shrink_to: int | None = None) -> None:
+def _localiser_split(src: Path, split: str, dst: Path, back: int, prefix: str = "") -> None:
     """Link src's split images into dst (names prefixed) with face/back labels (`back`: src's class index of a
-    back); with `shrink_to`, write each image instead, shrunk to that longest side, as WebP (the labels are
-    normalised: they hold)."""
+    back)."""
     for image, boxes in labelled_images(src, split):
-        target = dst / "images" / f"{prefix}{image.stem}{'.webp' if shrink_to else image.suffix}"
-        if shrink_to:
-            cv2.imwrite(str(target), _shrunk(cv2.imread(str(image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
-        elif not target.exists():
+        target = dst / "images" / f"{prefix}{image.stem}{image.suffix}"
+        if not target.exists():
             target.symlink_to(image.resolve())
         lines = [f"{int(c == back)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
                  for c, x1, y1, x2, y2 in boxes]
@@ -72,43 +72,60 @@ def _train_split(folder: Path) -> str:
     return "train" if (folder / "train" / "images").is_dir() else ""
 
 
-def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = (), shrink_to: int | None = None) -> Path:
+def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) -> Path:
     """A face/back YOLO dataset (images linked, labels rewritten) for train and valid; returns its data.yaml.
-    Each `extra` YOLO folder is mixed into train (`add_localiser_extras`). `shrink_to` (e.g. the training size)
-    writes the images, shrunk, instead of linking them: a self-contained folder, small enough to carry to a GPU
-    machine."""
+    Each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s) is mixed
+    into train, its images prefixed `extra<k>_`."""
     # every source's classes are read first: a folder without data.yaml or a back class leaves no empty dst behind
     src_back = read_names(src).index(BACK)
-    extra_backs = _backs(extra)
+    extra_backs = [read_names(folder).index(BACK) for folder in extra]
     for split in SPLITS:
         for folder in ("images", "labels"):
             (dst / split / folder).mkdir(parents=True, exist_ok=True)
-        _localiser_split(src, split, dst / split, src_back, shrink_to=shrink_to)
+        _localiser_split(src, split, dst / split, src_back)
     data = dst / "data.yaml"
     data.write_text(format_data_yaml(LOCALISER_CLASSES, SPLITS), encoding="utf-8")
-    _add_extras(dst, extra, extra_backs, shrink_to)
+    for k, (folder, back) in enumerate(zip(extra, extra_backs, strict=True)):
+        _localiser_split(folder, _train_split(folder), dst / "train", back, f"extra{k}_")
     return data
 
 
-def add_localiser_extras(dst: Path, extra: Sequence[Path], shrink_to: int | None = None) -> Path:
-    """Mix each `extra` YOLO folder (its train/ split, or the folder itself when flat, like `fanshot synth`'s)
-    into the train split of the localiser dataset `dst`, its images prefixed `extra<k>_`, k counting on from
-    the extras already there (so a GPU machine adds what it rendered to a carried pack); returns data.yaml."""
-    data = dst / "data.yaml"
-    if not data.is_file():
-        raise FileNotFoundError(f"{data}: no localiser dataset there; build one first (`fanshot train pack SRC`)")
-    _add_extras(dst, extra, _backs(extra), shrink_to)
-    return data
+def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[Path] = (),
+         shrink_to: int = LOCALISER_IMGSZ) -> dict[str, int]:
+    """A self-contained copy of the training photos, small enough to carry to a GPU machine, which builds both
+    training sets from it (scripts/gpu_train.sh): DST/tiles, a YOLO folder of src's train and valid splits with
+    each `extra` mixed into train (prefixed `extra<k>_`), and DST/negatives, a flat one of the `negatives` photos
+    (of no tile). Every image is written shrunk to `shrink_to` as WebP (labels are normalised: they hold) and
+    labelled in our tile codes. Returns the photos written per folder."""
+    sources = [(src, split, dst / "tiles" / split, "") for split in SPLITS]
+    sources += [(folder, _train_split(folder), dst / "tiles" / "train", f"extra{k}_") for k, folder in enumerate(extra)]
+    sources += [(folder, _train_split(folder), dst / "negatives", f"n{k}_") for k, folder in enumerate(negatives)]
+    codes = {root: _our_codes(root) for root, *_ in sources}  # a bad source fails before anything is written
+    written: dict[str, int] = {}
+    for root, split, target, prefix in sources:
+        for folder in ("images", "labels"):
+            (target / folder).mkdir(parents=True, exist_ok=True)
+        for example in read_split(root / split, len(codes[root])):
+            image = target / "images" / f"{prefix}{example.image.stem}.webp"
+            cv2.imwrite(str(image), _shrunk(cv2.imread(str(example.image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
+            boxes = [replace(box, cls=codes[root][box.cls]) for box in example.boxes]
+            (target / "labels" / f"{image.stem}.txt").write_text(format_labels(boxes), encoding="ascii")
+            folder_name = target.relative_to(dst).parts[0]
+            written[folder_name] = written.get(folder_name, 0) + 1
+    (dst / "tiles" / "data.yaml").write_text(format_data_yaml(CLASSES, SPLITS), encoding="utf-8")
+    if negatives:
+        (dst / "negatives" / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
+    return written
 
 
-def _backs(folders: Sequence[Path]) -> list[int]:
-    return [read_names(folder).index(BACK) for folder in folders]
-
-
-def _add_extras(dst: Path, extra: Sequence[Path], backs: Sequence[int], shrink_to: int | None) -> None:
-    first = len({path.name.split("_", 1)[0] for path in (dst / "train" / "labels").glob("extra*_*")})
-    for k, (folder, back) in enumerate(zip(extra, backs, strict=True), start=first):
-        _localiser_split(folder, _train_split(folder), dst / "train", back, f"extra{k}_", shrink_to)
+def _our_codes(root: Path) -> list[int]:
+    """Each class index of a YOLO folder mapped to our tile code's index; an unknown name is refused."""
+    names = read_names(root)
+    unknown = [name for name in names if name not in CLASS_INDEX]
+    if unknown:
+        raise DatasetError(f"{root}: classes {unknown} are not tile codes; import the folder first "
+                           "(`fanshot dataset import`)")
+    return [CLASS_INDEX[name] for name in names]
 
 
 def jitter_box(box: np.ndarray, rng: np.random.Generator, scale: float = JITTER_SCALE) -> np.ndarray:
@@ -278,6 +295,17 @@ def averaged_model(checkpoints: Sequence[Path], out: Path) -> Path:
     return _save_model(model, first_data.get("train_args", {}), out)
 
 
+def onnx_class_names(model: Path) -> list[str]:
+    """The class names an ultralytics ONNX export records in its metadata, in index order."""
+    import onnx
+
+    metadata = {prop.key: prop.value for prop in onnx.load(str(model)).metadata_props}
+    names = ast.literal_eval(metadata.get("names", "{}"))
+    if not isinstance(names, dict) or not names:
+        raise ValueError(f"{model}: no class names in its metadata (not an ultralytics export)")
+    return [names[index] for index in range(len(names))]
+
+
 def crop_classes(data: Path) -> list[str]:
     """The classes of a crop dataset: its train folders, in name order (ultralytics' ImageFolder)."""
     return sorted(folder.name for folder in (data / "train").iterdir() if folder.is_dir())
@@ -421,12 +449,14 @@ def train(kind: str, data: Path, runs: Path, *, hours: float, batch: int = 16, l
     if init and init.suffix == ".onnx":
         if kind == "localiser":
             images, names = sorted((data.parent / "train" / "images").iterdir()), LOCALISER_CLASSES
-        else:  # ImageFolder: the classes are the train folders, in name order
-            images, names = sorted((data / "train").glob("*/*.png")), crop_classes(data)
+        else:  # the model's own classes; widened below to the crop folders'
+            images, names = sorted((data / "train").glob("*/*.png")), onnx_class_names(init)
         count = CALIBRATION_IMAGES if kind == "localiser" else CALIBRATION_CROPS
         sample = [images[i] for i in np.random.default_rng(0).permutation(len(images))[:count]]
         init = checkpoint_from_onnx(init, sample, runs / f"{name}-init.pt", kind=kind, names=names)
-    elif init and kind == "classifier":
+    if init and kind == "classifier":
+        # ImageFolder's classes are the train folders in name order, which may lack a class or order them
+        # otherwise: each class keeps its own row of the last layer, matched by name
         init = widened_classifier(init, crop_classes(data), runs / f"{name}-init.pt")
     if init:
         model, args = str(init), {**args, "warmup_epochs": 0}
