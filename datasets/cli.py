@@ -26,9 +26,11 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 def _import(args: argparse.Namespace) -> int:
     from fanshot.datasets.importer import import_yolo
 
-    for s in import_yolo(args.src, args.dst, drop_mirrored=args.drop_mirrored):
+    corrections = None if args.no_corrections else args.corrections or "shipped"
+    for s in import_yolo(args.src, args.dst, drop_mirrored=args.drop_mirrored, corrections=corrections):
         dropped = f", left out {s.mirrored} mirrored and {s.undetermined} undetermined" if args.drop_mirrored else ""
-        print(f"{s.split}: {s.images} images, {s.boxes} boxes{dropped}")
+        fixed = f", corrected {s.corrected} photos ({s.relabelled} boxes relabelled)" if s.corrected else ""
+        print(f"{s.split}: {s.images} images, {s.boxes} boxes{dropped}{fixed}")
     print(f"wrote {args.dst / 'data.yaml'}")
     return 0
 
@@ -82,6 +84,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--drop-mirrored", action="store_true",
                      help="leave out train images that are mirrored augmentations, or whose mirroring cannot "
                           "be decided (uses valid/test as the unmirrored reference; takes minutes)")
+    chosen = sub.add_mutually_exclusive_group()
+    chosen.add_argument("--corrections", type=Path, metavar="FILE",
+                        help="relabel the photos this TSV names (see datasets/corrections/); default: the file "
+                             "shipped in datasets/corrections/ under the source folder's name, if any")
+    chosen.add_argument("--no-corrections", action="store_true",
+                        help="keep the source's labels as they are, even where a shipped file corrects them")
 
     sub = command("stats", _stats, "per-split class counts, tiles per image and image sizes")
     sub.add_argument("dir", type=Path, help="YOLO folder with data.yaml")

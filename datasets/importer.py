@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES, code_map
+from fanshot.datasets.corrections import apply_corrections, read_corrections, shipped_corrections
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import (
     Example,
@@ -26,6 +28,8 @@ class SplitSummary:
     boxes: int
     mirrored: int = 0  # left out: found mirrored
     undetermined: int = 0  # left out: mirroring could not be decided
+    corrected: int = 0  # photos relabelled by a corrections file (datasets/corrections/)
+    relabelled: int = 0  # their boxes whose class the correction changed
 
 
 def remap(example: Example, codes: list[str]) -> Example:
@@ -69,11 +73,23 @@ def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
     (dst / "data.yaml").write_text(format_data_yaml(CLASSES, splits), encoding="ascii")
 
 
-def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[SplitSummary]:
+def relabelled(before: Example, after: Example) -> int:
+    return sum(old.cls != new.cls for old, new in zip(before.boxes, after.boxes, strict=True))
+
+
+def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False,
+                corrections: Path | Literal["shipped"] | None = "shipped") -> list[SplitSummary]:
     """Import `src` into `dst`, with the source's README files (attribution, licence); with `drop_mirrored`,
-    leave out the train images found mirrored and those whose mirroring cannot be decided (datasets.mirror)."""
+    leave out the train images found mirrored and those whose mirroring cannot be decided (datasets.mirror).
+    `corrections` relabels photos (datasets/corrections/): a file, "shipped" for the file shipped under the
+    source folder's name (if any), or None for the labels as they are."""
     ensure_new_folder(dst)
-    splits = read_dataset(src)
+    if corrections == "shipped":
+        corrections = shipped_corrections(src) if src.is_dir() else None
+    if corrections and not src.is_dir():
+        raise DatasetError(f"{src}: corrections apply to YOLO folders only; import without them")
+    original = read_dataset(src)
+    splits = apply_corrections(original, src, read_corrections(corrections)) if corrections else original
     mirrored: frozenset[Path] = frozenset()
     undetermined: frozenset[Path] = frozenset()
     if drop_mirrored:
@@ -87,7 +103,12 @@ def import_yolo(src: Path, dst: Path, *, drop_mirrored: bool = False) -> list[Sp
     write_dataset(dst, kept)
     for readme in sorted(src.glob("README*")) if src.is_dir() else ():  # attribution and licence travel along
         place_file(readme, dst / readme.name)
+    # apply_corrections returns a new Example exactly for each corrected photo
+    changed = {split: [relabelled(old, new) for old, new in zip(original[split], examples, strict=True)
+                       if old is not new]
+               for split, examples in splits.items()}
     return [SplitSummary(split or ".", len(examples), sum(len(e.boxes) for e in examples),
                          sum(e.image in mirrored for e in splits[split]),
-                         sum(e.image in undetermined for e in splits[split]))
+                         sum(e.image in undetermined for e in splits[split]),
+                         len(changed[split]), sum(changed[split]))
             for split, examples in kept.items()]

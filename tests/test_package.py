@@ -84,6 +84,8 @@ def test_the_wheel_installs_only_fanshot_and_every_module_imports_from_it(tmp_pa
         "    assert importlib.import_module(name).__file__.startswith(SITE), name\n"
         "from fanshot.vision.recogniser import MODELS_DIR\n"
         "from fanshot.scoring import ruleset_summaries\n"
+        "from fanshot.datasets.corrections import SHIPPED\n"
+        "assert (SHIPPED / 'chinese-mahjong-detection.tsv').is_file(), SHIPPED\n"
         "assert (MODELS_DIR / 'localiser.onnx').is_file() and (MODELS_DIR / 'vision.json').is_file(), MODELS_DIR\n"
         "assert len(ruleset_summaries()) == 4\n"
         "print(len(names))\n"
