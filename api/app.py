@@ -21,7 +21,7 @@ from fanshot.api.dependencies import (
     model_tile_namer,
 )
 from fanshot.api.docs import install_docs
-from fanshot.api.errors import error_responses, install_error_handlers
+from fanshot.api.errors import InternalErrors, error_responses, install_error_handlers
 from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from fanshot.api.lifecycle import lifespan
@@ -77,6 +77,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.adapt = adapt
     app.state.model_versions = ModelVersions(engine, data_dir / "models", base_models)
     install_error_handlers(app)
+    app.add_middleware(InternalErrors)  # innermost: its 500s pass through the headers and ids added outside it
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.add_middleware(Guard, security=security or Security())
     app.add_middleware(RequestContext, metrics=app.state.metrics)  # added last: outermost, so it times all

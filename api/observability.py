@@ -47,7 +47,7 @@ class RequestContext:
             await self.app(scope, receive, send)
             return
         request_id = request_id_of(scope)
-        REQUEST_ID.set(request_id)  # left set on an error: the 500 handler outside this middleware answers it
+        REQUEST_ID.set(request_id)
         start = time.perf_counter()
         status = 500  # unless the app starts an answer
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 
@@ -13,6 +14,7 @@ from fanshot.api.app import create_app
 from fanshot.api.work import RecognitionPool
 from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
+from tests.services import free_port
 
 SCORE = {"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}}
 
@@ -132,3 +134,49 @@ def test_a_confirmation_is_counted_under_its_route(client, recognition):
     assert client.put(url, json=confirmation_of(recognition)).status_code == 200
     assert value(samples(client), "fanshot_http_requests_total", method="PUT",
                  route="/v1/recognitions/{recognition_id}/confirmation", status="200") == 1
+
+
+def test_an_internal_error_keeps_the_security_headers_and_never_reaches_the_server(tmp_path):
+    # issue 36: a 500 used to be answered outside every middleware, without the headers the README promises, and
+    # its exception reached uvicorn, which then closed the keep-alive connection (the next request failed too)
+    def broken(image, models_dir):
+        raise RuntimeError("boom")
+
+    client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models))  # raises if it escapes
+    answer = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")})
+    assert answer.status_code == 500 and answer.json()["errors"][0]["code"] == "internal"
+    assert answer.headers["X-Content-Type-Options"] == "nosniff" and "frame-ancestors 'none'" in \
+        answer.headers["Content-Security-Policy"] and answer.headers["X-Frame-Options"] == "DENY"
+    assert client.post("/v1/score", json=SCORE).status_code == 200
+
+
+@pytest.mark.server
+def test_after_an_internal_error_the_keep_alive_connection_serves_the_next_request(tmp_path):
+    import uvicorn
+
+    def broken(image, models_dir):
+        raise RuntimeError("boom")
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
+                                           port=port, log_level="critical"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    connection = http.client.HTTPConnection("localhost", port, timeout=10)
+    boundary = "fanshot-test"
+    upload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"h.jpg\"\r\n"
+              "Content-Type: image/jpeg\r\n\r\n").encode() + jpeg() + f"\r\n--{boundary}--\r\n".encode()
+    try:
+        connection.request("POST", "/v1/recognitions", body=upload,
+                           headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        answer = connection.getresponse()
+        assert answer.status == 500 and answer.getheader("X-Content-Type-Options") == "nosniff"
+        answer.read()
+        connection.request("GET", "/healthz")  # the same connection: it used to be closed after the 500
+        assert connection.getresponse().status == 200
+    finally:
+        connection.close()
+        server.should_exit = True
+        thread.join(10)
