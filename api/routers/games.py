@@ -28,6 +28,8 @@ JSON_ERRORS = {status: {"description": description, "content": {"application/jso
 # Published changes reach this process's followers at once; a follower also looks at the store this often, for
 # changes made through other server processes (`fanshot serve --workers N`).
 STORE_POLL_SECONDS = 2.0
+# How soon an EventSource reconnects after its stream ends (a restart, a network drop): `retry:` on the first event.
+RECONNECT_MS = 2000
 Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: index 0-3 in the order of `players`")]
 router = APIRouter()
 
@@ -218,11 +220,12 @@ def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep) ->
 async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep,
                       stopping: StoppingDep) -> AsyncIterator[ServerSentEvent]:
     """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it).
-    The stream ends when the server is stopping; EventSource clients reconnect by themselves."""
+    The stream ends when the server is stopping; EventSource clients reconnect by themselves, after the
+    `retry:` the first event sets."""
     async with events.subscribe(game.id) as updates:
         # read after subscribing, so that no change falls between the two
         current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
-        yield ServerSentEvent(data=current, id=str(current["version"]))
+        yield ServerSentEvent(data=current, id=str(current["version"]), retry=RECONNECT_MS)
         while not stopping.is_set():
             try:
                 update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)

@@ -11,7 +11,7 @@ const STORAGE_KEY = "fanshot-game";
 // The game fills these in from its own state (docs/API.md "Games"); the rule set and stake are the game's.
 const FILLED_BY_GAME = ["seat_wind", "prevalent_wind", "discarder", "stake", "win"];
 
-const view = { game: null, events: null, scored: null };
+const view = { game: null, events: null, scored: null, retry: null, attempts: 0 };
 
 /** A score request as a game's win: without the winds, the discarder, the stake, the rule set and options. */
 export function winRequest(request) {
@@ -148,22 +148,36 @@ const say = (words, isError = false) => setStatus($("game-status"), words, isErr
 const reconnecting = () => t("game_reconnecting");
 const failed = (key, error) => say(() => t(key, { error: errorText(error, "game") }), true);
 
+/** How long to wait before the `attempt`-th reconnection (0 first) after the event stream was given up: 1 s,
+ * doubling, at most 30 s, so that a server back from an outage is not met by every follower at once. */
+export const reconnectDelay = (attempt) => Math.min(1000 * 2 ** attempt, 30000);
+
 function follow(id) {
   view.events?.close();
+  clearTimeout(view.retry);
   localStorage.setItem(STORAGE_KEY, id);
   history.replaceState(null, "", gameUrl(id));
   // EventSource reconnects by itself after a network drop; the first event is always the whole game.
-  view.events = new EventSource(`/v1/games/${id}/events`);
-  view.events.addEventListener("message", (event) => show(JSON.parse(event.data)));
-  view.events.addEventListener("open", () => {
+  const events = new EventSource(`/v1/games/${id}/events`);
+  view.events = events;
+  events.addEventListener("message", (event) => show(JSON.parse(event.data)));
+  events.addEventListener("open", () => {
+    view.attempts = 0;
     if ($("game-status").textContent === reconnecting()) say("");
   });
-  view.events.addEventListener("error", () => say(reconnecting));
+  events.addEventListener("error", () => {
+    say(reconnecting);
+    // An answer that is not an event stream (a 503 while the database is down) makes EventSource give up for
+    // good: follow again, after a growing wait, unless the game was left or followed anew meanwhile.
+    if (events.readyState !== EventSource.CLOSED) return;
+    view.retry = setTimeout(() => view.events === events && follow(id), reconnectDelay(view.attempts++));
+  });
 }
 
 function leave() {
   view.events?.close();
-  Object.assign(view, { game: null, events: null });
+  clearTimeout(view.retry);
+  Object.assign(view, { game: null, events: null, attempts: 0 });
   localStorage.removeItem(STORAGE_KEY);
   const url = new URL(location.href);
   url.searchParams.delete(GAME_PARAM);

@@ -63,3 +63,32 @@ def test_one_phone_records_a_hand_and_the_other_follows_live(server, phones):  #
     expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
     bo.locator("#record-draw").click()
     expect(ann.locator("#scoresheet-body tr.detail")).to_have_text("Draw")
+
+
+def test_a_follower_whose_event_stream_was_refused_follows_again(server, phones):  # noqa: F811 - the fixture
+    # issue 36: while the database was down the stream answered 503, and EventSource gave up for good
+    ann, bo = phones
+    expect = sync_api.expect
+    ann.goto(server)
+    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
+    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
+        ann.fill(f"#player-{i}", name)
+    ann.locator("#start-game").click()
+    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    refused = []
+
+    def outage(route):
+        if len(refused) < 2:  # the first two tries, as a database outage answers them
+            refused.append(route.request.url)
+            route.fulfill(status=503, headers={"Content-Type": "application/json", "Retry-After": "30"},
+                          body='{"errors": [{"code": "database_unavailable", "message": "try again later"}]}')
+        else:
+            route.continue_()
+
+    bo.route("**/v1/games/*/events", outage)
+    bo.goto(ann.locator("#share-game").get_attribute("href"))
+    expect(bo.locator("#game-status")).to_have_text("Reconnecting to the game…")
+    ann.locator("#record-draw").click()
+    expect(bo.locator("#scoresheet-body tr.detail")).to_have_text("Draw", timeout=15_000)  # after 1 s and 2 s
+    assert len(refused) == 2
+    expect(bo.locator("#game-status")).to_have_text("")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import itertools
 import json
 import threading
 
@@ -16,6 +17,7 @@ from fanshot.api.app import create_app
 from fanshot.api.database import open_database, sqlite_url, upgrade
 from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
+from fanshot.api.routers.games import RECONNECT_MS
 from tests.api.conftest import fake_recognize, free_port, serve
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
@@ -259,7 +261,9 @@ def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
         with httpx.stream("GET", f"{base}/v1/games/{game_id}/events", timeout=20) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             lines = stream.iter_lines()
-            assert read_event(lines)["version"] == 1
+            first = list(itertools.takewhile(bool, lines))
+            assert f"retry: {RECONNECT_MS}" in first  # how soon a follower comes back after a drop
+            assert read_event(first)["version"] == 1
             add(httpx.Client(base_url=base), game_id, self_draw(1))
             live = read_event(lines)
             assert (live["version"], live["hands"][0]["points"]) == (2, [-2, 6, -2, -2])

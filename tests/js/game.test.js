@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describeHand, handChange, playerAt, winRequest } from "../../api/static/game.js";
+import { describeHand, handChange, playerAt, reconnectDelay, winRequest } from "../../api/static/game.js";
 import { setLanguage } from "../../api/static/i18n.js";
 
 const hand = { concealed: "123m456p789s555s11z", winning_tile: "1z" };
@@ -51,3 +51,7 @@ for (const [lang, expected] of Object.entries(lines)) {
     setLanguage("en");
   });
 }
+
+test("a follower given up by EventSource tries again after 1 s, doubling, at most 30 s", () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 10].map(reconnectDelay), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+});
