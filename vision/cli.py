@@ -80,7 +80,7 @@ def _train_data(args: argparse.Namespace) -> int:
 def _train_pack(args: argparse.Namespace) -> int:
     from fanshot.vision.training.train import pack
 
-    written = pack(args.src, args.out, args.extra, args.negatives, args.size)
+    written = pack(args.src, args.out, args.extra, args.negatives, args.size, args.most_valid)
     used = sum(path.stat().st_size for path in args.out.rglob("*") if path.is_file())
     print(f"wrote {', '.join(f'{n} photos to {args.out / name}' for name, n in written.items())} "
           f"({used / 2**20:.1f} MiB)")
@@ -313,6 +313,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="YOLO folder of photos of no tile (e.g. `fanshot evalsets`' clutter), kept apart in "
                      "OUT/negatives: background for the localiser, not-a-tile crops for the classifier (repeatable)")
     sub.add_argument("--size", type=int, default=416, help="longest side (default: the localiser's training size)")
+    sub.add_argument("--most-valid", type=int, metavar="N", help="at most N valid photos, a seeded sample (to fit "
+                     "what a call may carry)")
     sub.set_defaults(run=_guarded(_train_pack))
 
     for kind in ("localiser", "classifier"):

@@ -69,6 +69,20 @@ def test_pack_shrinks_every_photo_and_keeps_extras_and_negatives_apart_in_our_co
     assert f"names: {list(CLASSES)}" in (tiles / "data.yaml").read_text().replace('"', "'")
 
 
+def test_pack_keeps_a_seeded_sample_of_valid_photos_when_asked(tmp_path):
+    from fanshot.cli import main
+
+    real = tmp_path / "real"
+    _yolo(real, "train", {"a": "0 0.5 0.5 0.1 0.2\n"})
+    _yolo(real, "valid", {f"v{i}": "5 0.5 0.5 0.1 0.2\n" for i in range(6)})
+    _photos(tmp_path)
+    kept = []
+    for out in (tmp_path / "one", tmp_path / "two"):
+        assert main(["train", "pack", str(real), "--out", str(out), "--most-valid", "4"]) == 0
+        kept.append(sorted(p.name for p in (out / "tiles" / "valid" / "images").iterdir()))
+    assert len(kept[0]) == 4 and kept[0] == kept[1]
+
+
 def test_pack_refuses_a_folder_whose_classes_are_not_tile_codes_before_writing(tmp_path, capsys):
     from fanshot.cli import main
 

@@ -91,12 +91,13 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) ->
 
 
 def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[Path] = (),
-         shrink_to: int = LOCALISER_IMGSZ) -> dict[str, int]:
+         shrink_to: int = LOCALISER_IMGSZ, most_valid: int | None = None) -> dict[str, int]:
     """A self-contained copy of the training photos, small enough to carry to a GPU machine, which builds both
     training sets from it (scripts/gpu_train.sh): DST/tiles, a YOLO folder of src's train and valid splits with
     each `extra` mixed into train (prefixed `extra<k>_`), and DST/negatives, a flat one of the `negatives` photos
     (of no tile). Every image is written shrunk to `shrink_to` as WebP (labels are normalised: they hold) and
-    labelled in our tile codes. Returns the photos written per folder."""
+    labelled in our tile codes. `most_valid` keeps a seeded sample of that many valid photos (what a call may
+    carry is bounded). Returns the photos written per folder."""
     sources = [(src, split, dst / "tiles" / split, "") for split in SPLITS]
     sources += [(folder, _train_split(folder), dst / "tiles" / "train", f"extra{k}_") for k, folder in enumerate(extra)]
     sources += [(folder, _train_split(folder), dst / "negatives", f"n{k}_") for k, folder in enumerate(negatives)]
@@ -105,7 +106,10 @@ def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[P
     for root, split, target, prefix in sources:
         for folder in ("images", "labels"):
             (target / folder).mkdir(parents=True, exist_ok=True)
-        for example in read_split(root / split, len(codes[root])):
+        examples = read_split(root / split, len(codes[root]))
+        if split == "valid" and most_valid is not None and len(examples) > most_valid:
+            examples = [examples[i] for i in sorted(np.random.default_rng(0).permutation(len(examples))[:most_valid])]
+        for example in examples:
             image = target / "images" / f"{prefix}{example.image.stem}.webp"
             cv2.imwrite(str(image), _shrunk(cv2.imread(str(example.image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
             boxes = [replace(box, cls=codes[root][box.cls]) for box in example.boxes]
