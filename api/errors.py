@@ -16,6 +16,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from fanshot.api.images import ImagesUnavailable
 from fanshot.api.models import ErrorResponse
 from fanshot.api.observability import REQUEST_ID
 from fanshot.scoring.errors import ScoringError
@@ -89,6 +90,13 @@ def install_error_handlers(app: FastAPI) -> None:
         log.warning("storage fault: %r", error)
         return errors(503, {"code": "storage_unavailable", "message": "the server cannot store photos now (its "
                             "disk is full or read-only); try again later"},
+                      headers={"Retry-After": STORAGE_RETRY_SECONDS})
+
+    @app.exception_handler(ImagesUnavailable)
+    async def images_unavailable(_: Request, error: ImagesUnavailable) -> JSONResponse:
+        log.warning("image store: %s", error)
+        return errors(503, {"code": "images_unavailable", "message": "the server cannot read photos now (its image "
+                            "store is busy or does not answer); try again later"},
                       headers={"Retry-After": STORAGE_RETRY_SECONDS})
 
     @app.exception_handler(OperationalError)

@@ -6,12 +6,32 @@ a folder writes, fsyncs and renames; S3 acknowledges a PUT only once the object 
 from __future__ import annotations
 
 import os
+import threading
 import uuid
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 from urllib.parse import urlparse
 
 from fanshot.api.extras import import_scale_extra
+
+# Photo reads run in a few threads of their own, each waited on for at most READ_SECONDS, with at most
+# READS_WAITING queued or running: a hung or slow store then holds those threads only, never the pool every
+# route runs in (issue 36: 45 hung reads had taken all 40 threads, and no route answered).
+READ_THREADS = 8
+READS_WAITING = 16
+READ_SECONDS = 10.0
+# An object store that does not answer fails a request in seconds, not never (botocore's defaults: 60 s a read).
+S3_CONNECT_SECONDS, S3_READ_SECONDS, S3_ATTEMPTS = 3, 8, 2
+
+
+T = TypeVar("T")
+
+
+class ImagesUnavailable(Exception):
+    """The image store cannot answer now: too many reads wait on it already, or it did not answer in time."""
 
 
 class ImageStore(Protocol):
@@ -66,8 +86,12 @@ class S3Images:
     def __init__(self, bucket: str, prefix: str, endpoint_url: str | None = None) -> None:
         boto3 = import_scale_extra("boto3", "an s3:// images URL (--images-url)")
         self.bucket, self.prefix = bucket, prefix.strip("/")
+        from botocore.config import Config
+
         # boto3 clients are thread-safe; routes run on many threads
-        self.client = boto3.client("s3", endpoint_url=endpoint_url)
+        self.client = boto3.client("s3", endpoint_url=endpoint_url, config=Config(
+            connect_timeout=S3_CONNECT_SECONDS, read_timeout=S3_READ_SECONDS,
+            retries={"total_max_attempts": S3_ATTEMPTS, "mode": "standard"}))
 
     def key(self, name: str) -> str:
         return f"{self.prefix}/{name}" if self.prefix else name
@@ -76,14 +100,55 @@ class S3Images:
         self.client.put_object(Bucket=self.bucket, Key=self.key(name), Body=data)
 
     def get(self, name: str) -> bytes | None:
+        from botocore.exceptions import BotoCoreError
+
         try:
             answer = self.client.get_object(Bucket=self.bucket, Key=self.key(name))
+            return answer["Body"].read()
         except self.client.exceptions.NoSuchKey:
             return None
-        return answer["Body"].read()
+        except BotoCoreError as error:  # no connection, or no answer in time
+            raise ImagesUnavailable(f"the object store cannot be read: {type(error).__name__}") from error
 
     def check(self) -> None:
         self.client.head_bucket(Bucket=self.bucket)
+
+
+class PhotoReads:
+    """An image store whose reads and checks run in a bulkhead: threads of their own (`threads`), at most
+    `waiting` reads queued or running, each waited on for `seconds`. Beyond that, or after it,
+    `ImagesUnavailable` (503 images_unavailable); routes that need no photo keep answering. Writes go straight
+    through: an upload already waits in the recognition pool."""
+
+    def __init__(self, store: ImageStore, threads: int = READ_THREADS, waiting: int = READS_WAITING,
+                 seconds: float = READ_SECONDS) -> None:
+        self.store, self.seconds = store, seconds
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="photo-read")
+        weakref.finalize(self, self.pool.shutdown, wait=False)  # its idle threads end with it
+        self.places = threading.BoundedSemaphore(waiting)
+
+    def put(self, name: str, data: bytes) -> None:
+        self.store.put(name, data)
+
+    def get(self, name: str) -> bytes | None:
+        return self._bounded(self.store.get, name)
+
+    def check(self) -> None:
+        self._bounded(self.store.check)
+
+    def _bounded(self, call: Callable[..., T], *args: object) -> T:
+        if not self.places.acquire(blocking=False):
+            raise ImagesUnavailable("too many photo reads are waiting on the image store")
+        try:
+            future = self.pool.submit(call, *args)
+        except BaseException:
+            self.places.release()
+            raise
+        future.add_done_callback(lambda _: self.places.release())  # when the store answers, however late
+        try:
+            return future.result(timeout=self.seconds)
+        except TimeoutError:
+            raise ImagesUnavailable(f"the image store did not answer within {self.seconds:g} s") from None
 
 
 def open_images(url: str, s3_endpoint_url: str | None = None) -> ImageStore:

@@ -26,7 +26,7 @@ from fanshot.api.database import (
     upgrade,
     writing,
 )
-from fanshot.api.images import ImageStore, open_images
+from fanshot.api.images import ImageStore, PhotoReads, open_images
 
 DATABASE_FILE = "fanshot.sqlite3"
 
@@ -80,7 +80,7 @@ class Store:
             upgrade(self.engine)  # the embedded database migrates itself
         else:
             require_current(self.engine)  # a shared one is upgraded by `fanshot db upgrade`
-        self.images: ImageStore = open_images(images_url or str(root / "images"), s3_endpoint_url)
+        self.images: ImageStore = PhotoReads(open_images(images_url or str(root / "images"), s3_endpoint_url))
 
     def check_database(self) -> None:
         with reading(self.engine) as db:

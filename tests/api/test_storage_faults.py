@@ -5,12 +5,18 @@ answering."""
 from __future__ import annotations
 
 import errno
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
 from fanshot.api.app import create_app
+from fanshot.api.images import PhotoReads
 from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
+from tests.api.test_recognitions import confirmation_of
 from tests.api.test_score import REQUEST
 
 
@@ -45,3 +51,67 @@ def test_any_other_os_error_is_still_a_500(app):
     response = local_client(app, raise_server_exceptions=False).post("/v1/recognitions",
                                                                       files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 500 and response.json()["errors"][0]["code"] == "internal"
+
+
+class HungImages:
+    """An image store that does not answer until told to (a hung object store)."""
+
+    def __init__(self, images) -> None:
+        self.images, self.answer = images, threading.Event()
+
+    def put(self, name: str, data: bytes) -> None:
+        self.images.put(name, data)
+
+    def get(self, name: str) -> bytes | None:
+        self.answer.wait(30)
+        return self.images.get(name)
+
+    def check(self) -> None:
+        self.answer.wait(30)
+
+
+def test_a_hung_image_store_holds_its_own_threads_only_and_photo_reads_answer_503(app):
+    # issue 36: 45 hung photo reads took the 40 threads every route runs in; GET recognition, PUT confirmation and
+    # /readyz then timed out
+    client = local_client(app)
+    created = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())}).json()
+    hung = HungImages(app.state.store.images.store)
+    app.state.store.images = PhotoReads(hung, threads=2, waiting=4, seconds=0.5)
+    image = f"/v1/recognitions/{created['id']}/image"
+    try:
+        with ThreadPoolExecutor(8) as readers:
+            started = time.monotonic()
+            answers = list(readers.map(lambda _: client.get(image), range(8)))
+            assert time.monotonic() - started < 5  # never the store's own time
+        assert {answer.status_code for answer in answers} == {503}
+        assert {answer.json()["errors"][0]["code"] for answer in answers} == {"images_unavailable"}
+        assert all(answer.headers["Retry-After"] == "30" for answer in answers)
+        # the bulkhead is full of hung reads now: routes that need no photo still answer at once
+        assert client.get(image).status_code == 503
+        assert client.get(f"/v1/recognitions/{created['id']}").status_code == 200
+        assert client.put(f"/v1/recognitions/{created['id']}/confirmation",
+                          json=confirmation_of(created)).status_code == 200
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["errors"][0]["code"] == "images_unavailable"
+    finally:
+        hung.answer.set()
+    time.sleep(0.1)  # the store answers: the hung reads finish and free their places
+    assert client.get(image).status_code == 200
+
+
+def test_an_object_store_that_accepts_and_never_answers_fails_a_read_in_seconds(monkeypatch):
+    pytest.importorskip("boto3", reason="the scale extra (boto3) is not installed")
+    from fanshot.api import images
+
+    monkeypatch.setattr(images, "S3_READ_SECONDS", 0.5)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with socket.socket() as silent:  # listens, accepts, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        store = images.S3Images("photos", "", f"http://127.0.0.1:{silent.getsockname()[1]}")
+        started = time.monotonic()
+        with pytest.raises(images.ImagesUnavailable, match="ReadTimeoutError"):
+            store.get("a.jpg")
+        assert time.monotonic() - started < 5  # botocore's default would wait a minute an attempt
