@@ -53,8 +53,11 @@ def serve_workers(args: argparse.Namespace) -> int:
     for option, variable in STORAGE_VARIABLES.items():
         if getattr(args, option):
             os.environ[variable] = getattr(args, option)
-    try:  # fails here, with one clear line, if the storage cannot be used; the workers build their own app
-        app_from_environment().state.store.engine.dispose()
+    try:  # fails here, with one clear line, if the storage cannot be written; the workers build their own app
+        store = app_from_environment().state.store
+        store.check_database()
+        store.check_images()
+        store.engine.dispose()
     except Exception as error:  # noqa: BLE001 - any storage failure: say what, exit 2
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2

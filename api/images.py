@@ -25,6 +25,7 @@ READS_WAITING = 16
 READ_SECONDS = 10.0
 # An object store that does not answer fails a request in seconds, not never (botocore's defaults: 60 s a read).
 S3_CONNECT_SECONDS, S3_READ_SECONDS, S3_ATTEMPTS = 3, 8, 2
+READY_PROBE = ".ready-probe"  # what a readiness check writes, to know that photos can be stored
 
 
 T = TypeVar("T")
@@ -41,7 +42,7 @@ class ImageStore(Protocol):
         """The photo's bytes; None if there is no such photo."""
 
     def check(self) -> None:
-        """Raise unless photos can be stored and read now (GET /readyz)."""
+        """Raise unless photos can be stored now (GET /readyz, and `fanshot serve` before it starts)."""
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -78,8 +79,10 @@ class FolderImages:
             return None
 
     def check(self) -> None:
-        if not (self.root.is_dir() and os.access(self.root, os.W_OK | os.X_OK)):
-            raise OSError(f"{self.root} is not a writable folder")
+        # a real write: a full disk or a read-only mount passes an access() test, then fails every upload
+        probe = self.root / f"{READY_PROBE}-{uuid.uuid4().hex}"  # its own: checks may run side by side
+        write_atomic(probe, b"ready")
+        probe.unlink()
 
 
 class S3Images:
@@ -111,7 +114,7 @@ class S3Images:
             raise ImagesUnavailable(f"the object store cannot be read: {type(error).__name__}") from error
 
     def check(self) -> None:
-        self.client.head_bucket(Bucket=self.bucket)
+        self.client.put_object(Bucket=self.bucket, Key=self.key(READY_PROBE), Body=b"ready")
 
 
 class PhotoReads:

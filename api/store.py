@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, insert, literal, select, update
+from sqlalchemy import Engine, false, insert, select, update
 
 from fanshot.api.database import (
     confirmations,
@@ -83,8 +83,10 @@ class Store:
         self.images: ImageStore = PhotoReads(open_images(images_url or str(root / "images"), s3_endpoint_url))
 
     def check_database(self) -> None:
-        with reading(self.engine) as db:
-            db.execute(select(literal(1)).select_from(recognitions).limit(1))
+        """Raise unless the database takes writes now: an update that changes no row is still a write, which a
+        read-only database (a file, a mount, a standby) refuses."""
+        with writing(self.engine) as db:
+            db.execute(update(recognitions).where(false()).values(id=recognitions.c.id))
 
     def check_images(self) -> None:
         self.images.check()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import errno
 import socket
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +20,7 @@ from fanshot.api.images import PhotoReads
 from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.api.test_score import REQUEST
+from tests.services import free_port
 
 
 @pytest.fixture
@@ -115,3 +118,40 @@ def test_an_object_store_that_accepts_and_never_answers_fails_a_read_in_seconds(
         with pytest.raises(images.ImagesUnavailable, match="ReadTimeoutError"):
             store.get("a.jpg")
         assert time.monotonic() - started < 5  # botocore's default would wait a minute an attempt
+
+
+def read_only_database(data_dir) -> str:
+    """A URL that opens the data directory's database read-only (as a read-only file or mount would)."""
+    create_app(data_dir)  # the database, at the newest schema
+    return f"sqlite:///file:{data_dir / 'fanshot.sqlite3'}?mode=ro&uri=true"
+
+
+def test_readyz_is_503_when_the_database_takes_no_writes(tmp_path):
+    # issue 36: /readyz read a row and said ready while every write failed
+    app = create_app(tmp_path, database_url=read_only_database(tmp_path), load_models=fake_load_models)
+    ready = local_client(app).get("/readyz")
+    assert ready.status_code == 503 and [e["code"] for e in ready.json()["errors"]] == ["database_unavailable"]
+
+
+def test_readyz_is_503_when_photos_cannot_be_written(app, monkeypatch):
+    from fanshot.api import images
+
+    def full_disk(path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    client = local_client(app)
+    assert client.get("/readyz").status_code == 200
+    monkeypatch.setattr(images, "write_atomic", full_disk)
+    ready = client.get("/readyz")
+    assert ready.status_code == 503 and [e["code"] for e in ready.json()["errors"]] == ["images_unavailable"]
+    assert not list((app.state.store.images.store.root).glob(".ready-probe*"))  # probes leave nothing behind
+
+
+@pytest.mark.server
+def test_a_server_on_a_read_only_database_refuses_to_start(tmp_path):
+    started = subprocess.run([sys.executable, "-m", "fanshot", "serve", "--port", str(free_port()), "--data-dir",
+                              str(tmp_path), "--database-url", read_only_database(tmp_path)],
+                             capture_output=True, text=True, timeout=60)
+    assert started.returncode == 2
+    assert started.stderr.strip().splitlines() == ["error: (sqlite3.OperationalError) attempt to write a readonly "
+                                                   "database"]
