@@ -13,13 +13,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Any
 
-from PIL import Image, ImageOps
+from PIL import Image
 
 from fanshot.api import store
 from fanshot.api.images import ImageStore
 from fanshot.api.privacy import without_private_metadata
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
+from fanshot.vision.image import readable_exif, upright
 
 EXIF_ORIENTATION = 0x0112
 VAL_SHARE = 0.1  # of the photos, at least one once there are two
@@ -40,11 +41,12 @@ def upright_photo(photo: bytes, name: str) -> tuple[bytes, str]:
     """The photo in the frame its boxes use (EXIF orientation applied), and its file name: itself when already
     upright, else an upright JPEG copy. Phones store most portrait shots rotated, flagged by EXIF only."""
     image = Image.open(io.BytesIO(photo))
-    if image.getexif().get(EXIF_ORIENTATION, 1) == 1:
+    if readable_exif(image).get(EXIF_ORIENTATION, 1) == 1:
         return photo, name
-    upright = io.BytesIO()
-    ImageOps.exif_transpose(image).convert("RGB").save(upright, "JPEG", quality=95)
-    return upright.getvalue(), f"{PurePath(name).stem}.jpg"
+    upright(image)
+    turned = io.BytesIO()
+    image.convert("RGB").save(turned, "JPEG", quality=95)
+    return turned.getvalue(), f"{PurePath(name).stem}.jpg"
 
 
 class Outbox(io.RawIOBase):

@@ -7,6 +7,7 @@ MAX_DECODE_BYTES is refused, and a caller may reserve the estimate from a shared
 from __future__ import annotations
 
 import io
+import struct
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
@@ -98,7 +99,7 @@ def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = l
                          f"{MAX_PIXELS // 1_000_000} megapixels always fits)")
     with reserve(cost):
         image = decoded(image, scale, max_side)
-    ImageOps.exif_transpose(image, in_place=True)
+    upright(image)
     pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     if max_side is not None and max(pixels.shape[:2]) > max_side:
         # Under 2× (the case after a JPEG draft) bilinear drops no pixel and is ~5× faster than the area
@@ -152,10 +153,31 @@ def decoded(image: Image.Image, scale: int, max_side: int | None) -> Image.Image
         return image
     if image.mode not in ("L", "LA", "RGB", "RGBA", "I", "F"):  # palette, 1-bit, 16-bit, CMYK…: reduce() lacks them
         image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
-    exif = image.getexif()
+    exif = readable_exif(image)
     reduced = image.reduce(factor)
     reduced.info["exif"] = exif.tobytes()  # reduce() keeps no metadata; the orientation is still to apply
     return reduced
+
+
+# What Pillow raises on an EXIF block that is malformed or cut short (seen in fuzzed PNG, WebP and HEIC photos)
+EXIF_ERRORS = (SyntaxError, ValueError, TypeError, KeyError, IndexError, struct.error, OSError)
+
+
+def readable_exif(image: Image.Image) -> Image.Exif:
+    """The photo's EXIF, or none when its EXIF block cannot be read."""
+    try:
+        return image.getexif()
+    except EXIF_ERRORS:
+        return Image.Exif()
+
+
+def upright(image: Image.Image) -> None:
+    """Turn the photo by its EXIF orientation, in place. A photo whose EXIF cannot be read is taken as it is
+    stored (no orientation), not refused: the pixels are fine, and the picture shows them as stored."""
+    try:
+        ImageOps.exif_transpose(image, in_place=True)
+    except EXIF_ERRORS:
+        return  # as stored
 
 
 def draft_scale(width: int, height: int, max_side: int) -> int:
