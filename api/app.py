@@ -22,7 +22,7 @@ from fanshot.api.dependencies import (
 )
 from fanshot.api.docs import install_docs
 from fanshot.api.errors import InternalErrors, error_responses, install_error_handlers
-from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
+from fanshot.api.game_events import Followers, LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from fanshot.api.lifecycle import lifespan
 from fanshot.api.limits import BodyLimit
@@ -74,6 +74,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     engine = app.state.store.engine
     app.state.games = SqlGameStore(engine)
     app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
+    app.state.followers = Followers()
     app.state.adapt = adapt
     app.state.model_versions = ModelVersions(engine, data_dir / "models", base_models)
     install_error_handlers(app)

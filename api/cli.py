@@ -61,9 +61,12 @@ def serve_workers(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - any storage failure: say what, exit 2
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2
+    from fanshot.api.connections import HEADERS_SECONDS_VARIABLE, PromptClientsProtocol
+
+    os.environ[HEADERS_SECONDS_VARIABLE] = str(args.headers_timeout)
     uvicorn.run("fanshot.api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
                 workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
-                timeout_graceful_shutdown=args.shutdown_timeout)
+                timeout_graceful_shutdown=args.shutdown_timeout, http=PromptClientsProtocol)
     return 0
 
 
@@ -135,6 +138,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="log lines as text or as one JSON object each (for log collectors)")
     parser.add_argument("--shutdown-timeout", type=float, default=30, metavar="SECONDS",
                         help="on SIGTERM, how long requests in flight may take to finish (default 30)")
+    parser.add_argument("--headers-timeout", type=float, default=10, metavar="SECONDS",
+                        help="close a connection whose request's headers have not arrived within this (default 10)")
     parser.add_argument("--allowed-host", action="append", metavar="NAME",
                         help="a name the server answers to besides localhost and this machine's addresses "
                              "(e.g. the name a reverse proxy serves it under); repeatable")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,7 +14,8 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import Depends, Request
 
-from fanshot.api.game_events import GameEvents
+from fanshot.api.errors import Refusal
+from fanshot.api.game_events import Followers, GameEvents
 from fanshot.api.game_store import GameStore
 from fanshot.api.metrics import Metrics
 from fanshot.api.model_versions import Adapter, ModelVersions
@@ -112,6 +114,18 @@ def stopping(request: Request) -> threading.Event:
     return request.app.state.stopping
 
 
+def following(request: Request) -> AbstractContextManager[None]:
+    """The place of the client opening an event stream, to hold while it streams; refused (429) while the client
+    has its share open already."""
+    client = request.client.host if request.client else "-"
+    followers: Followers = request.app.state.followers
+    if followers.full(client):
+        raise Refusal(429, "too_many_streams", f"this client follows {followers.most} games already; close one "
+                      "(or its page) first", headers={"Retry-After": "30"})
+    return followers.following(client)
+
+
 StoppingDep = Annotated[threading.Event, Depends(stopping)]
+FollowingDep = Annotated[AbstractContextManager[None], Depends(following)]
 GamesDep = Annotated[GameStore, Depends(games)]
 GameEventsDep = Annotated[GameEvents, Depends(game_events)]

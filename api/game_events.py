@@ -11,8 +11,9 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager, suppress
 from typing import Any, Protocol
 
 from sqlalchemy import Engine, text
@@ -146,3 +147,30 @@ class PostgresGameEvents:
             except psycopg.OperationalError:  # the database restarted or is unreachable: followers still poll
                 self._listening.clear()
                 time.sleep(RECONNECT_SECONDS)
+
+
+# A client following more games than this at once is refused: 2,000 idle streams from one client had slowed every
+# read to 2.9 s (issue 36). A table's phones follow one game each; a club's screen a few.
+MAX_STREAMS_PER_CLIENT = 16
+
+
+class Followers:
+    """The event streams open now, by client address (one process's count: each worker caps its own)."""
+
+    def __init__(self, most: int = MAX_STREAMS_PER_CLIENT) -> None:
+        self.most, self.open, self.lock = most, Counter(), threading.Lock()
+
+    def full(self, client: str) -> bool:
+        return self.open[client] >= self.most
+
+    @contextmanager
+    def following(self, client: str) -> Iterator[None]:
+        with self.lock:
+            self.open[client] += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.open[client] -= 1
+                if not self.open[client]:
+                    del self.open[client]

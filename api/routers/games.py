@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, ConfigDict, Field
 
-from fanshot.api.dependencies import GameEventsDep, GamesDep, StoppingDep, StoreDep
+from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
 from fanshot.api.game_store import StoredGame
 from fanshot.api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
@@ -24,7 +24,8 @@ from fanshot.scoring.game import Setup, check_setup, replay, scoresheet
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
 JSON_ERRORS = {status: {"description": description, "content": {"application/json": {"schema": {
     "$ref": "#/components/schemas/ErrorResponse"}}}} for status, description in (
-    (404, "no such game"), (422, "Unprocessable Entity"), (500, "Internal Server Error"))}
+    (404, "no such game"), (422, "Unprocessable Entity"), (429, "this client follows too many games at once"),
+    (500, "Internal Server Error"))}
 # Published changes reach this process's followers at once; a follower also looks at the store this often, for
 # changes made through other server processes (`fanshot serve --workers N`).
 STORE_POLL_SECONDS = 2.0
@@ -217,26 +218,27 @@ def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep) ->
 
 
 @router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
-async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep,
-                      stopping: StoppingDep) -> AsyncIterator[ServerSentEvent]:
+async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep, stopping: StoppingDep,
+                      place: FollowingDep) -> AsyncIterator[ServerSentEvent]:
     """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it).
     The stream ends when the server is stopping; EventSource clients reconnect by themselves, after the
-    `retry:` the first event sets."""
-    async with events.subscribe(game.id) as updates:
-        # read after subscribing, so that no change falls between the two
-        current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
-        yield ServerSentEvent(data=current, id=str(current["version"]), retry=RECONNECT_MS)
-        while not stopping.is_set():
-            try:
-                update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
-            except TimeoutError:  # a change made through another server process is only in the store
-                update = {"version": current["version"] + 1, "notice": True}
-            if update.get("notice"):  # a newer version may be in the store: read it
-                stored = await run_in_threadpool(games.get, game.id)
-                update = await run_in_threadpool(view, stored) if stored.version > current["version"] else current
-            if update["version"] > current["version"]:
-                current = update
-                yield ServerSentEvent(data=current, id=str(current["version"]))
+    `retry:` the first event sets. A client may hold MAX_STREAMS_PER_CLIENT open at once (429 beyond)."""
+    with place:
+        async with events.subscribe(game.id) as updates:
+            # read after subscribing, so that no change falls between the two
+            current = await run_in_threadpool(lambda: view(games.get(game.id) or game))
+            yield ServerSentEvent(data=current, id=str(current["version"]), retry=RECONNECT_MS)
+            while not stopping.is_set():
+                try:
+                    update = await asyncio.wait_for(anext(updates), STORE_POLL_SECONDS)
+                except TimeoutError:  # a change made through another server process is only in the store
+                    update = {"version": current["version"] + 1, "notice": True}
+                if update.get("notice"):  # a newer version may be in the store: read it
+                    stored = await run_in_threadpool(games.get, game.id)
+                    update = await run_in_threadpool(view, stored) if stored.version > current["version"] else current
+                if update["version"] > current["version"]:
+                    current = update
+                    yield ServerSentEvent(data=current, id=str(current["version"]))
 
 
 @router.get("/v1/games/{game_id}/export", response_class=Response, responses={

@@ -4,6 +4,7 @@ The replay itself (rotation, payments, totals) is tested in tests/scoring/test_g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import io
 import itertools
@@ -15,7 +16,7 @@ import pytest
 
 from fanshot.api.app import create_app
 from fanshot.api.database import open_database, sqlite_url, upgrade
-from fanshot.api.game_events import LocalGameEvents, PostgresGameEvents
+from fanshot.api.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from fanshot.api.routers.games import RECONNECT_MS
 from tests.api.conftest import fake_recognize, free_port, serve
@@ -298,3 +299,27 @@ def test_postgres_events_reach_the_followers_of_another_instance(postgres_url):
             return await asyncio.wait_for(anext(updates), 10)
 
     assert asyncio.run(follow()) == {"id": "g", "version": 3, "notice": True}  # the follower reads version 3
+
+
+@pytest.mark.server
+def test_a_client_may_follow_so_many_games_at_once_and_more_once_it_closes_one(tmp_path):
+    # issue 36: 2,000 idle event streams from one client slowed every read to 2.9 s
+    port = free_port()
+    server = serve(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        game_id = new_game(httpx.Client(base_url=base))["id"]
+        url = f"{base}/v1/games/{game_id}/events"
+        with contextlib.ExitStack() as open_streams:
+            streams = [open_streams.enter_context(httpx.stream("GET", url, timeout=20))
+                       for _ in range(MAX_STREAMS_PER_CLIENT)]
+            assert {stream.status_code for stream in streams} == {200}
+            refused = httpx.get(url, timeout=20)
+            assert refused.status_code == 429 and refused.headers["Retry-After"] == "30"
+            assert refused.json()["errors"][0]["code"] == "too_many_streams"
+            assert httpx.get(f"{base}/v1/games/{game_id}").status_code == 200  # the rest still answers
+        with httpx.stream("GET", url, timeout=20) as again:  # closed streams give their places back
+            assert again.status_code == 200
+    finally:
+        server.kill()
+        server.wait()
