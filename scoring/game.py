@@ -3,10 +3,12 @@ dealer, the winds, each hand's payments, the totals and the settlement, is deriv
 an edited or deleted hand recomputes every hand after it.
 
 A recorded hand is `{"kind": "draw"}` or `{"kind": "win", "discarder": player | None, "wins": [{"winner":
-player, "request": score request, "recognition_id"?}]}`; players are indexes 0-3 in `setup.players` order,
-the first dealer first, then counter-clockwise. Each win is scored by `scoring.score` with the game's rule
-set, options and stake and the winds of its hand. Points are the payments at a stake unit of 1; money is points
-x `stake.unit`, less `stake.fee` from every player on each hand that is won (a draw settles nothing)."""
+player, "request": score request, "recognition_id"?}]}`, either with the kongs of players other than the winner
+(`"kongs": [{"player", "kind": "concealed" | "exposed" | "added", "from"?}]`); players are indexes 0-3 in
+`setup.players` order, the first dealer first, then counter-clockwise. Each win is scored by `scoring.score`
+with the game's rule set, options and stake and the winds of its hand. Points are the payments at a stake unit
+of 1; money is points x `stake.unit`, less `stake.fee` from every player on each hand that is won. A draw settles
+the kongs alone, where the rule set pays them (option `kongs_void_on_draw`: nothing)."""
 
 from __future__ import annotations
 
@@ -66,6 +68,9 @@ def _is_text(name: str) -> bool:
 
 
 THREE_WINNERS = 3
+# A game's kong kinds and the rule set's tables for them (docs/RULES.md): an exposed kong is made from a discard
+GAME_KONG_KINDS = {"concealed": "concealed", "exposed": "fed", "added": "added"}
+MOST_KONGS = 4  # a player can hold no more
 
 
 def several_winners_allowed(ruleset: rules.Ruleset) -> bool:
@@ -85,11 +90,12 @@ def replay(setup: Setup, hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
     points, money, fees = ([Decimal(0)] * SEATS for _ in range(3))
     for n, hand in enumerate(hands, start=1):
         result, winners, won = _replay_hand(setup, ruleset, state, n, hand)
-        paid = [p * unit - fee for p in won] if winners else [Decimal(0)] * SEATS
+        fee_now = fee if winners else Decimal(0)  # a draw settles its kongs only
+        paid = [p * unit - fee_now for p in won]
         result["payments"] = [_number(p) for p in paid]
         points = [a + b for a, b in zip(points, won, strict=True)]
         money = [a + b for a, b in zip(money, paid, strict=True)]
-        fees = [f + fee for f in fees] if winners else fees
+        fees = [f + fee_now for f in fees]
         played.append(result)
         state = next_round(state, winners, drawn=not winners, rotation=ruleset.rotation)
     return {
@@ -119,11 +125,16 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
     result = {"n": n, **copy.deepcopy(hand), "dealer": state.dealer, "prevalent_wind": state.prevalent_wind,
               "seat_winds": [state.seat_wind(p) for p in range(SEATS)], "points": [0] * SEATS}
     if hand.get("kind") == "draw":
-        _only_keys(hand, ("kind",), n)
-        return result, [], [Decimal(0)] * SEATS
+        _only_keys(hand, ("kind", "kongs"), n)
+        drawn = not ruleset.options.get("kongs_void_on_draw", False)
+        kongs = _kong_points(setup, ruleset, n, hand.get("kongs", []), winners=(), paid=drawn)
+        if "kongs" in hand:
+            result["kong_points"] = [_number(p) for p in kongs]
+        result["points"] = [_number(p) for p in kongs]
+        return result, [], kongs
     if hand.get("kind") != "win":
         raise _error(n, "bad_request", f"kind: 'win' or 'draw', got {hand.get('kind')!r}")
-    _only_keys(hand, ("kind", "discarder", "wins"), n)
+    _only_keys(hand, ("kind", "discarder", "wins", "kongs"), n)
     discarder, wins = hand.get("discarder"), hand.get("wins")
     _check_players(n, discarder, wins)
     order = sorted(range(len(wins)), key=lambda i: (wins[i]["winner"] - (discarder or 0)) % SEATS)
@@ -134,7 +145,10 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
     # 截胡: the biggest hand; on equal hands, the first winner counter-clockwise from the discarder
     kept = order if several else [max(order, key=lambda i: (scores[i]["points"], scores[i]["fan_total"],
                                                                 -order.index(i)))]
-    total = [Decimal(0)] * SEATS
+    kongs = _kong_points(setup, ruleset, n, hand.get("kongs", []), winners=[w["winner"] for w in wins], paid=True)
+    if "kongs" in hand:
+        result["kong_points"] = [_number(p) for p in kongs]
+    total = list(kongs)
     for i in kept:
         for seat, amount in scores[i]["payments"].items():
             total[state.player_at(seat)] += _exact(amount)
@@ -159,6 +173,54 @@ def _check_players(n: int, discarder: Any, wins: Any) -> None:
         raise _error(n, "bad_context", f"discarder: player {discarder} cannot win on their own discard")
     if len(wins) > 1 and discarder is None:
         raise _error(n, "bad_context", "wins: several winners only on one discard; a self-draw has one winner")
+
+
+def _kong_points(setup: Setup, ruleset: rules.Ruleset, n: int, kongs: Any, winners: Sequence[int],
+                 paid: bool) -> list[Decimal]:
+    """Each player's points from the kongs of players other than the winners, paid apart from the win as the rule
+    set's kong table says (docs/RULES.md): `each` other player, or the discarder it was made `from`, pays its
+    units; a table that adds kongs to the hand's payment (`payer`, 抢杠's kong stake) has each other player pay
+    for a loser's kong. In the `stakes` model a unit is the kong stake. `paid` False: checked, worth nothing."""
+    if not isinstance(kongs, list) or not all(isinstance(kong, dict) for kong in kongs):
+        raise _error(n, "bad_request", "kongs: a list of {player, kind: 'concealed' | 'exposed' | 'added', from?}")
+    if kongs and not ruleset.kongs:
+        raise _error(n, "bad_request", f"kongs: {ruleset.name} pays no kong apart from the win; leave kongs out "
+                     "(a winner's kongs are melds of its score request)")
+    points = [Decimal(0)] * SEATS
+    unit = _exact(parse_stake(setup.stake).kong) if ruleset.points == "stakes" else Decimal(1)
+    for i, kong in enumerate(kongs):
+        player, kind, fed_by = _check_kong(n, i, kong, winners)
+        for payer, units in ruleset.kongs.get(GAME_KONG_KINDS[kind], {}).items():
+            payers = [fed_by] if payer == "discarder" else [p for p in range(SEATS) if p != player]
+            for seat in payers if paid else ():
+                points[seat] -= _exact(units) * unit
+                points[player] += _exact(units) * unit
+    held = [sum(kong["player"] == p for kong in kongs) for p in range(SEATS)]
+    if max(held, default=0) > MOST_KONGS:
+        raise _error(n, "bad_context", f"kongs: player {held.index(max(held))} holds {max(held)} kongs; "
+                     f"at most {MOST_KONGS}")
+    return points
+
+
+def _check_kong(n: int, i: int, kong: dict[str, Any], winners: Sequence[int]) -> tuple[int, str, int | None]:
+    where = f"kongs[{i}]"
+    _only_keys(kong, ("player", "kind", "from"), n, f"{where}.")
+    player, kind, fed_by = kong.get("player"), kong.get("kind"), kong.get("from")
+    if type(player) is not int or player not in range(SEATS):
+        raise _error(n, "bad_request", f"{where}.player: a player 0-3, got {player!r}")
+    if kind not in GAME_KONG_KINDS:
+        raise _error(n, "bad_request", f"{where}.kind: one of {list(GAME_KONG_KINDS)}, got {kind!r}")
+    if player in winners:
+        raise _error(n, "bad_context", f"{where}: player {player} wins this hand; a winner's kongs are melds of "
+                     "its score request")
+    if kind != "exposed":
+        if "from" in kong:
+            raise _error(n, "bad_request", f"{where}.from: only an exposed kong is made from a discard; leave it out")
+        return player, kind, None
+    if type(fed_by) is not int or fed_by not in range(SEATS) or fed_by == player:
+        raise _error(n, "bad_request", f"{where}.from: the player 0-3 whose discard made the exposed kong (not "
+                     f"player {player}), got {fed_by!r}")
+    return player, kind, fed_by
 
 
 def _score_win(setup: Setup, state: Round, n: int, i: int, discarder: int | None, win: dict[str, Any],

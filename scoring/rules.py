@@ -51,6 +51,7 @@ OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
     "horses_without_ghost": (int, range(2, 21)),
     "horse_dragons": (str, ("seed", "red_dealer")),
     "multi_win": (bool, None),
+    "kongs_void_on_draw": (bool, None),
 }
 CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 

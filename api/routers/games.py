@@ -50,14 +50,25 @@ class Win(Strict):
     recognition_id: str | None = Field(None, description="the recognition (photo) the hand came from")
 
 
+class Kong(Strict):
+    player: Player
+    kind: Literal["concealed", "exposed", "added"]
+    made_from: Player | None = Field(None, alias="from", description="whose discard made an exposed kong")
+
+
+KONGS = "the kongs of players other than the winner, where the rule set pays kongs apart from the win"
+
+
 class WinHand(Strict):
     kind: Literal["win"]
     discarder: Player | None = Field(None, description="whose discard won; null for a self-draw")
     wins: list[Win] = Field(min_length=1, max_length=3, description="several on one discard where allowed")
+    kongs: list[Kong] | None = Field(None, description=KONGS)
 
 
 class DrawHand(Strict):
     kind: Literal["draw"]
+    kongs: list[Kong] | None = Field(None, description=KONGS)
 
 
 HandInput = Annotated[WinHand | DrawHand, Field(discriminator="kind")]
@@ -126,8 +137,11 @@ ExistingGame = Annotated[StoredGame, Depends(existing)]
 
 def stored_hand(hand: WinHand | DrawHand, store: StoreDep) -> dict[str, Any]:
     """The hand as the game keeps it, its photo links checked."""
+    kongs = {} if hand.kongs is None else {"kongs": [
+        {"player": kong.player, "kind": kong.kind, **({} if kong.made_from is None else {"from": kong.made_from})}
+        for kong in hand.kongs]}
     if isinstance(hand, DrawHand):
-        return {"kind": "draw"}
+        return {"kind": "draw", **kongs}
     wins = []
     for i, win in enumerate(hand.wins):
         if win.recognition_id is not None and store.recognition(win.recognition_id) is None:
@@ -135,7 +149,7 @@ def stored_hand(hand: WinHand | DrawHand, store: StoreDep) -> dict[str, Any]:
                           f"{win.recognition_id!r}")
         wins.append({"winner": win.winner, "request": scorer_input(win.request),
                      **({"recognition_id": win.recognition_id} if win.recognition_id else {})})
-    return {"kind": "win", "discarder": hand.discarder, "wins": wins}
+    return {"kind": "win", "discarder": hand.discarder, "wins": wins, **kongs}
 
 
 def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any) -> dict[str, Any]:

@@ -323,3 +323,15 @@ def test_a_client_may_follow_so_many_games_at_once_and_more_once_it_closes_one(t
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_draw_records_and_pays_the_kongs_of_every_player_in_tuidaohu(client):
+    game = new_game(client, ruleset="tuidaohu", stake={"unit": 5})
+    kongs = [{"player": 1, "kind": "concealed"}, {"player": 2, "kind": "exposed", "from": 0}]
+    played = client.post(f"/v1/games/{game['id']}/hands", json={"kind": "draw", "kongs": kongs})
+    assert played.status_code == 201, played.text
+    assert played.json()["kongs"] == kongs and played.json()["payments"] == [-25, 30, 5, -10]
+    assert [p["total"] for p in client.get(f"/v1/games/{game['id']}").json()["players"]] == [-25, 30, 5, -10]
+    wrong = client.post(f"/v1/games/{game['id']}/hands", json={"kind": "draw", "kongs": [
+        {"player": 2, "kind": "exposed"}]})
+    assert wrong.status_code == 422 and "kongs[0].from" in wrong.json()["errors"][0]["message"]

@@ -204,6 +204,54 @@ def test_the_scoresheet_has_a_row_per_hand_and_the_totals():
     assert rows[-1] == ["total", "", "", "", 16, -11, 10, -15]  # hand 4 [8, 0, -16, 8] → [1, 0, -5, 4]
 
 
+# 推倒胡 kongs (docs/RULES.md, seed 000): 暗杠 2 from each other player, 点杠 3 from its discarder, 补杠 1 from each
+KONG_CASES = [
+    ("tuidaohu", {}, {}, {"kind": "draw", "kongs": [{"player": 1, "kind": "concealed"}]}, [-2, 6, -2, -2]),
+    ("tuidaohu", {}, {}, {"kind": "draw", "kongs": [{"player": 2, "kind": "exposed", "from": 0}]}, [-3, 0, 3, 0]),
+    ("tuidaohu", {}, {}, {"kind": "draw", "kongs": [{"player": 3, "kind": "added"}]}, [-1, -1, -1, 3]),
+    ("tuidaohu", {}, {"unit": 10, "fee": 1}, {"kind": "draw", "kongs": [  # they add up; a draw charges no fee
+        {"player": 1, "kind": "concealed"}, {"player": 1, "kind": "added"}, {"player": 2, "kind": "exposed",
+                                                                             "from": 1}]}, [-30, 60, 0, -30]),
+    ("tuidaohu", {"kongs_void_on_draw": True}, {}, {"kind": "draw", "kongs": [{"player": 1, "kind": "concealed"}]},
+     [0, 0, 0, 0]),
+    # a loser's kong on a win: the winner (0, self-drawn 清一色: 2 from each) pays it as the others do
+    ("tuidaohu", {}, {}, {**self_draw(0, "111m222m333m444m55m"), "kongs": [{"player": 1, "kind": "concealed"}]},
+     [4, 4, -4, -4]),
+    ("tuidaohu", {"kongs_void_on_draw": True}, {},  # the option voids kongs on a draw only
+     {**self_draw(0, "111m222m333m444m55m"), "kongs": [{"player": 1, "kind": "concealed"}]}, [4, 4, -4, -4]),
+    # qianggang: each other player pays the kong stake for a loser's kong, on a draw too
+    ("qianggang", {}, QIANGGANG_STAKE, {"kind": "draw", "kongs": [{"player": 3, "kind": "exposed", "from": 1}]},
+     [-2, -2, -2, 6]),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "options", "stake", "hand", "payments"), KONG_CASES)
+def test_every_players_kongs_are_paid_where_the_rule_set_pays_kongs(ruleset, options, stake, hand, payments):
+    setup = check_setup(ruleset, options, PLAYERS, stake)
+    played = replay(setup, [hand])
+    assert played["hands"][0]["payments"] == payments
+    assert sum(played["hands"][0]["points"]) == 0 and played["hands"][0]["kongs"] == hand["kongs"]
+
+
+@pytest.mark.parametrize(("ruleset", "hand", "message"), [
+    ("jipinghu", {"kind": "draw", "kongs": [{"player": 1, "kind": "concealed"}]}, "pays no kong apart"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "exposed"}]}, "kongs[0].from"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "exposed", "from": 1}]}, "kongs[0].from"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "added", "from": 2}]}, "only an exposed kong"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 4, "kind": "added"}]}, "kongs[0].player"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "hidden"}]}, "kongs[0].kind"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "added", "tile": "5m"}]}, "unknown field"),
+    ("tuidaohu", {"kind": "draw", "kongs": {"player": 1}}, "kongs: a list"),
+    ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "added"}] * 5}, "at most 4"),
+    ("tuidaohu", {**self_draw(0, "111m222m333m444m55m"), "kongs": [{"player": 0, "kind": "added"}]},
+     "melds of its score request"),
+])
+def test_a_bad_kong_is_refused_naming_it(ruleset, hand, message):
+    with pytest.raises(ScoringError, match="hand 1: ") as refused:
+        replay(check_setup(ruleset, {}, PLAYERS, {}), [hand])
+    assert message in refused.value.message
+
+
 @pytest.mark.parametrize(("hand", "message"), [
     ({"kind": "win", "discarder": 1, "wins": [{"winner": 1, "request": request(CHICKEN)}]}, "own discard"),
     ({"kind": "win", "discarder": None, "wins": [{"winner": 0, "request": request(CHICKEN)},
