@@ -1,6 +1,7 @@
 """`POST /v1/score` under wrk, against a bare FastAPI route echoing the same JSON (benchmarks/echo_app.py) in the
 same run: latency p50 / p99 per connection count, and each server's CPU per request (its processes' user +
-system time over the run, from /proc).
+system time over the run, from /proc). The scorer's own CPU per request is measured in this process on the same
+bodies, so that the HTTP overhead (Fanshot's CPU per request less the scorer's) can be set against the echo's.
 
     .venv/bin/python benchmarks/score_under_wrk.py [--duration 20] [--connections 50 200]
 
@@ -11,6 +12,7 @@ servers so that drift in the host's speed hits both. Prints one JSON line per ru
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import subprocess
@@ -64,6 +66,25 @@ def measure(name: str, server: subprocess.Popen, port: int, connections: int, du
             "server_cpu_ms_per_request": round(1000 * used / result["requests"], 3)}
 
 
+def scorer_cpu_ms(bodies: list[bytes], rounds: int = 3) -> float:
+    """The scorer's own CPU per request (ms) on these bodies: parse and score, as the route does, after a warm-up."""
+    from fanshot import scoring
+
+    requests = [json.loads(body) for body in bodies]
+    scoring.warm()
+
+    def score_all() -> None:
+        for request in requests:
+            with contextlib.suppress(scoring.ScoringError):  # a refusal costs its validation, as in the route
+                scoring.score(request)
+
+    score_all()
+    start = time.process_time()
+    for _ in range(rounds):
+        score_all()
+    return (time.process_time() - start) * 1000 / (rounds * len(requests))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duration", type=int, default=20, help="seconds per run")
@@ -72,7 +93,9 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         bodies = Path(scratch) / "bodies.jsonl"
-        bodies.write_bytes(b"\n".join(score_bodies()) + b"\n")
+        corpus = score_bodies()
+        bodies.write_bytes(b"\n".join(corpus) + b"\n")
+        scorer_ms = scorer_cpu_ms(corpus)
         workers = str(args.workers)
         servers = {
             "fanshot": (start([sys.executable, "-m", "fanshot", "serve", "--port", "8811", "--workers", workers,
@@ -100,8 +123,12 @@ def main() -> int:
     for connections in args.connections:
         ours, peer = (next(r for r in results if r["server"] == name and r["connections"] == connections)
                       for name in servers)
+        overhead = ours["server_cpu_ms_per_request"] - scorer_ms
         print(f"CPU per request at {connections} connections: fanshot / echo = "
-              f"{ours['server_cpu_ms_per_request'] / peer['server_cpu_ms_per_request']:.2f}")
+              f"{ours['server_cpu_ms_per_request'] / peer['server_cpu_ms_per_request']:.2f}; the scorer's own "
+              f"{scorer_ms:.3f} ms; HTTP overhead {overhead:.3f} ms = "
+              f"{overhead / peer['server_cpu_ms_per_request']:.2f} x the echo's CPU per request (bar 1.5); "
+              f"p99 / the echo's p99 = {ours['p99_ms'] / peer['p99_ms']:.2f} (bar 3 at 200)")
     return 0
 
 
