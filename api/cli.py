@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -92,8 +93,14 @@ def follow_the_supervisor() -> None:
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from fanshot.api.app import create_app
     from fanshot.api.security import Security
+    from fanshot.scoring import warm
 
     follow_the_supervisor()
+    # A server process: the scorer's tables are built before the first request (which would otherwise pay for
+    # them), then everything made so far is kept out of the collector's full passes (it lives as long as the
+    # process), which otherwise walk it every few thousand requests
+    warm()
+    gc.freeze()
     security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
                                    os.environ.get(TOKEN_VARIABLE))
     return create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security,

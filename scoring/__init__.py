@@ -3,8 +3,10 @@
     score(request)          the score response for a score request (docs/API.md); raises ScoringError
     ruleset_summaries()     name, names and options of every rule set
     ruleset_details(name)   everything a rule set scores, with its options
+    warm()                  load every rule set and build the scorer's tables now, not on the first requests
 """
 
+from fanshot.scoring.decompose import build_tables
 from fanshot.scoring.errors import ScoringError
 from fanshot.scoring.rules import load, ruleset_names
 from fanshot.scoring.score import score
@@ -20,3 +22,9 @@ def ruleset_details(name: str) -> dict:
 
 
 __all__ = ["ScoringError", "score", "ruleset_summaries", "ruleset_details"]
+
+
+def warm() -> None:
+    for name in ruleset_names():
+        load(name)
+    build_tables()

@@ -224,6 +224,13 @@ def _suit_group_table(start: int) -> dict[tuple[int, ...], tuple[tuple[Group, ..
     return _SUIT_GROUP_TABLES[start]
 
 
+def build_tables() -> None:
+    """Build the per-suit decomposition tables now (a long-running server, before its first request: built
+    lazily they stall the first requests for a few hundred ms)."""
+    for start in _SUIT_GROUPS:
+        _suit_group_table(start)
+
+
 def _groups_taking(counts: tuple[int, ...], i: int, ghosts: int, want_set: bool, want_pair: bool):
     """Groups that use a copy of tile i (the lowest tile left): (group, real indices used, ghosts used)."""
     have = counts[i]
