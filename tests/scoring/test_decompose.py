@@ -250,3 +250,11 @@ def test_block_tables_match_the_search() -> None:
         if sum(counts) > 14:  # more than a hand holds (4 sets and a pair)
             continue
         assert looked_up(start, counts) == searched(start, counts)
+
+
+def test_warming_builds_every_suits_table_before_any_hand_is_scored():
+    from fanshot.scoring import decompose, warm
+
+    decompose._SUIT_GROUP_TABLES.clear()
+    warm()
+    assert sorted(decompose._SUIT_GROUP_TABLES) == [0, 9, 18]
