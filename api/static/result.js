@@ -7,6 +7,15 @@ import { seatName } from "./tiles.js";
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 const isFixed = (fan) => fan.kind === "fixed_points";
 
+/** The kong payments as what each seat gains (+) or pays (−): the API lists what each payer pays (positive), all
+ *  to the winner `seat`. */
+export function kongTransfers(kongPayments, seat) {
+  const paid = Object.entries(kongPayments ?? {});
+  if (!paid.length) return {};
+  const total = paid.reduce((sum, [, amount]) => sum + amount, 0);
+  return { [seat]: total, ...Object.fromEntries(paid.map(([payer, amount]) => [payer, -amount])) };
+}
+
 /** The headline: fan (null for a fixed-points win: 满鬼 is "6 points", not "0 fan · 6 points"), points, and
  *  the badge only where a cap cut the fan or a limit hand went beyond the cap. */
 export function headline(result) {
@@ -25,7 +34,7 @@ export function renderResult(result, seat) {
   const seatList = (amounts, className) => `<ul class="${className}">${Object.entries(amounts).map(([s, amount]) =>
     `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatName(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
   const kongs = Object.keys(result.kong_payments ?? {}).length
-    ? `<h3>${t("kong_payments")}</h3>${seatList(result.kong_payments, "kong-payments")}` : "";
+    ? `<h3>${t("kong_payments")}</h3>${seatList(kongTransfers(result.kong_payments, seat), "kong-payments")}` : "";
   const horses = result.horses ? `<p class="horses">${escapeHtml(t("horses_hit", { tiles: result.horses.tiles, n: result.horses.hits }))}</p>` : "";
   const groups = escapeHtml(result.decomposition?.groups?.map((group) => group.tiles).join(" ") ?? "");
   const warnings = (result.warnings || []).map((warning) => `<li>${escapeHtml(String(warning))}</li>`).join("");

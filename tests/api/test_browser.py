@@ -488,7 +488,10 @@ def test_the_result_goes_when_the_hand_or_context_changes_and_lists_kong_payment
     page.locator("#horses").fill("15m39p9s2z")
     page.locator("#melds select[aria-label='Kong made from the discard of']").select_option("3z")
     page.locator("#score-button").click()
-    expect(page.locator("#result .kong-payments li")).to_have_count(1)  # the discarder who fed it
+    # the discarder who fed it pays 3 (shown −3), the winner gains them (issue 35: it read "West +3")
+    expect(page.locator("#result .kong-payments li")).to_have_count(2)
+    expect(page.locator("#result .kong-payments li:not(.winner) b")).to_have_text("-3")
+    expect(page.locator("#result .kong-payments li.winner b")).to_have_text("+3")
     expect(page.locator("#result .horses")).to_have_text("Horses 15m39p9s2z: hits 4")
     expect(page.locator("#result .badge")).to_have_count(0)  # no cap in tuidaohu: nothing was limited
     page.locator("#seat_wind").select_option("4z")

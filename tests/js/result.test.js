@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { headline } from "../../api/static/result.js";
+import { headline, kongTransfers } from "../../api/static/result.js";
 import { setLanguage } from "../../api/static/i18n.js";
 
 setLanguage("en");
@@ -19,3 +19,9 @@ const cases = [
     { fan: 13, points: 8, badge: "limit hand" }],
 ];
 for (const [name, given, expected] of cases) test(name, () => assert.deepEqual(headline(given), expected));
+
+test("kong payments show the payers paying and the winner gaining (issue 35: West +3 where West pays 3)", () => {
+  assert.deepEqual(kongTransfers({ "3z": 3 }, "1z"), { "1z": 3, "3z": -3 });
+  assert.deepEqual(kongTransfers({ "2z": 2, "3z": 2, "4z": 2 }, "1z"), { "1z": 6, "2z": -2, "3z": -2, "4z": -2 });
+  assert.deepEqual(kongTransfers({}, "1z"), {});
+});
