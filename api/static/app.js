@@ -35,7 +35,7 @@ function render() {
   renderBoxes();
   renderHand(handActions, rulesetSummary(rulesets)?.options);
   const ready = state.recognition !== null && !document.body.classList.contains("busy");
-  $("save-button").disabled = !ready;
+  $("save-button").disabled = !ready || saving;
   updateWaits();
 }
 
@@ -133,13 +133,20 @@ async function score(options = {}) {
   }
 }
 
+// A save in flight: Save stays disabled until it answers, so a double tap neither writes twice nor takes the
+// second request's 412 (its own first write) for someone else's save (issue 35).
+let saving = false;
+
 async function save() {
+  if (saving) return;
   const status = $("save-status");
   const warning = saveWarning(state);
   if (warning && !window.confirm(t(warning.key, warning))) {
     setStatus(status, () => t("save_cancelled"));
     return;
   }
+  saving = true;
+  $("save-button").disabled = true;
   try {
     const body = confirmationRequest(state, scoringChoices());
     const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body,
@@ -151,6 +158,9 @@ async function save() {
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
   } catch (error) {
     setStatus(status, () => t("not_saved", { error: errorText(error) }), true);
+  } finally {
+    saving = false;
+    render();
   }
 }
 

@@ -235,6 +235,21 @@ def test_upload_fix_score_save(server, phone):
     assert confirmation["hand"]["concealed"] == "123m456p789s11122z"
 
 
+def test_a_double_tap_on_save_writes_once_and_never_reports_its_own_save_as_someone_elses(server, page):
+    # issue 35: on a photo saved before, the second PUT of a double tap got 412 and the page said "saved elsewhere"
+    ready(page, server)
+    upload(page)
+    puts = []
+    page.on("request", lambda request: puts.append(request.url) if request.method == "PUT" else None)
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    page.locator("#save-button").dblclick()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    page.wait_for_timeout(500)
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    assert len(puts) == 2  # one for the first tap, one for the double tap
+
+
 def test_suggestion_applied_and_a_missed_tile_marked_on_the_photo(server, phone):
     page = phone
     ready(page, server)
