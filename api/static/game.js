@@ -227,6 +227,24 @@ async function addScored() {
   }
 }
 
+/** Hand the game's link on without leaving the page (it used to follow the link, reloading the page and losing
+ *  the photo and every unsaved fix): the system's share sheet where there is one, else the clipboard. */
+async function shareLink(event) {
+  event.preventDefault();
+  const url = event.currentTarget.href;
+  try {
+    if (navigator.share) {
+      await navigator.share({ title: document.title, url });
+      return;
+    }
+    await navigator.clipboard.writeText(url);
+    say(() => t("game_link_copied"));
+  } catch (error) {
+    if (error?.name === "AbortError") return; // the share sheet was closed
+    say(() => t("game_link_failed", { url }), true);
+  }
+}
+
 /** Word the game section again in the page's language now (after a language switch redrew the form's seats). */
 export function renderGame() {
   if (!view.game) return;
@@ -250,6 +268,7 @@ export function wireGame({ stake }) {
     const last = view.game.hands.at(-1);
     change("DELETE", `/v1/games/${view.game.id}/hands/${last.n}`, undefined, () => t("game_hand_undone", { n: last.n }));
   });
+  $("share-game").addEventListener("click", shareLink);
   $("leave-game").addEventListener("click", leave);
   $("same-discard").addEventListener("change", () => view.game && fillForm(view.game));
   const id = new URLSearchParams(location.search).get(GAME_PARAM) ?? localStorage.getItem(STORAGE_KEY);

@@ -68,6 +68,7 @@ const WORDS = {
     game_same_discard: "Another winner on hand {n}'s discard (multiple winners)",
     game_started: "Game started: share its link with the table.", game_start_failed: "Could not start the game: {error}",
     game_open_failed: "Could not open the game: {error}", game_reconnecting: "Reconnecting to the game…",
+    game_link_copied: "Link copied: send it to the table.", game_link_failed: "Copy this link for the table: {url}",
     game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
     game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
     errors: {
@@ -167,6 +168,7 @@ const WORDS = {
     game_same_discard: "第 {n} 手的同一张牌还有人胡（一炮多响）",
     game_started: "牌局开始了：把链接发给同桌的人。", game_start_failed: "开不了局：{error}",
     game_open_failed: "打不开这一局：{error}", game_reconnecting: "正在重新连接牌局…",
+    game_link_copied: "链接已复制：发给同桌吧。", game_link_failed: "请复制这个链接发给同桌：{url}",
     game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
     game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
     errors: {

@@ -92,3 +92,23 @@ def test_a_follower_whose_event_stream_was_refused_follows_again(server, phones)
     expect(bo.locator("#scoresheet-body tr.detail")).to_have_text("Draw", timeout=15_000)  # after 1 s and 2 s
     assert len(refused) == 2
     expect(bo.locator("#game-status")).to_have_text("")
+
+
+def test_the_link_for_the_table_is_copied_without_leaving_the_photo(server, phones):  # noqa: F811 - the fixture
+    # issue 35: the link reloaded the page, throwing away the photo and every unsaved fix
+    ann, _ = phones
+    expect = sync_api.expect
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.rstrip("/"))
+    ann.goto(server)
+    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
+    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
+        ann.fill(f"#player-{i}", name)
+    ann.locator("#start-game").click()
+    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    ann.set_input_files("#photo-input", real_photo())
+    expect(ann.locator(".box")).to_have_count(14)
+    address = ann.url
+    ann.locator("#share-game").click()
+    expect(ann.locator("#game-status")).to_have_text("Link copied: send it to the table.")
+    assert ann.url == address and ann.locator(".box").count() == 14  # still here, photo and all
+    assert ann.evaluate("navigator.clipboard.readText()") == ann.locator("#share-game").get_attribute("href")
