@@ -244,7 +244,7 @@ async function start() {
   $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), () => t("cleared")); changed(); });
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
-  wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile });
+  wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();
   wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));

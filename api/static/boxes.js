@@ -2,7 +2,7 @@
 // recogniser missed (or boxed badly); close-ups of a tile's box for the picker.
 import { $, setStatus } from "./dom.js";
 import { t } from "./i18n.js";
-import { isLow, state } from "./state.js";
+import { deleteTile, isLow, state } from "./state.js";
 import { tileName } from "./tiles.js";
 
 let onBoxClick = () => {};
@@ -74,9 +74,13 @@ export function highlightBoxes(ids = []) {
   for (const box of $("boxes").children) box.classList.toggle("highlight", wanted.has(box.dataset.tile));
 }
 
+let boxBefore = null; // the box of the tile being marked, put back if the drawing is cancelled
+
 export function startMarking(id) {
   state.marking = id;
+  boxBefore = state.tiles.get(id).box;
   $("photo").classList.add("marking");
+  $("cancel-marking").hidden = false;
   const { pending, code } = state.tiles.get(id);
   setStatus($("photo-status"), () => (pending ? t("drag_new") : t("drag", { tile: tileName(code) })));
   $("photo").scrollIntoView({ block: "center" });
@@ -89,12 +93,34 @@ function photoPoint(event) {
   return [clamp((event.clientX - rect.left) / rect.width) * width, clamp((event.clientY - rect.top) / rect.height) * height];
 }
 
-/** Wire the photo: `onClick(id)` when a box is tapped, `onDrawn(id)` when a box is drawn for tile id. */
-export function wireBoxes({ onClick, onDrawn }) {
+/** Leave drawing mode as it was entered: a tile added to be drawn goes, a redrawn box comes back. */
+function stopMarking() {
+  state.marking = null;
+  $("photo").classList.remove("marking");
+  $("cancel-marking").hidden = true;
+}
+
+/** Wire the photo: `onClick(id)` when a box is tapped, `onDrawn(id)` when a box is drawn for tile id,
+ *  `onCancelled()` when drawing is cancelled (the Cancel button, or Escape). */
+export function wireBoxes({ onClick, onDrawn, onCancelled }) {
   onBoxClick = onClick;
   onBoxDrawn = onDrawn;
   const photo = $("photo");
   let start = null;
+  const cancel = () => {
+    if (state.marking === null) return;
+    const tile = state.tiles.get(state.marking);
+    if (tile.pending) deleteTile(state, tile.id);
+    else tile.box = boxBefore;
+    start = null;
+    stopMarking();
+    setStatus($("photo-status"), () => t("marking_cancelled"));
+    onCancelled();
+  };
+  $("cancel-marking").addEventListener("click", cancel);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") cancel();
+  });
   const boxFrom = (end) => [Math.min(start[0], end[0]), Math.min(start[1], end[1]), Math.max(start[0], end[0]), Math.max(start[1], end[1])];
   photo.addEventListener("pointerdown", (event) => {
     if (state.marking === null) return;
@@ -114,8 +140,7 @@ export function wireBoxes({ onClick, onDrawn }) {
     tile.box = x2 - x1 >= 2 && y2 - y1 >= 2 ? [x1, y1, x2, y2] : null; // a tap is not a box
     tile.edited = true;
     start = null;
-    state.marking = null;
-    photo.classList.remove("marking");
+    stopMarking();
     const drawn = tile.box !== null;
     setStatus($("photo-status"), () => (drawn ? t("naming") : t("no_box")));
     onBoxDrawn(tile.id);

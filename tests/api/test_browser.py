@@ -582,6 +582,32 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
     assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == "1f"
 
 
+@pytest.mark.parametrize("how", ["button", "escape"])
+def test_drawing_a_box_can_be_cancelled_and_leaves_nothing_behind(server, page, how):
+    # issue 35: Escape left the photo in drawing mode with a placeholder tile, and there was no Cancel
+    ready(page, server)
+    upload(page)
+    page.locator("#flowers .add-tile").click()
+    page.get_by_role("button", name="□ Draw it on the photo").click()
+    expect(page.locator("#cancel-marking")).to_be_visible()
+    expect(page.locator("#flowers .tile-button")).to_have_count(1)  # the tile to be drawn, while drawing
+    if how == "button":
+        page.locator("#cancel-marking").click()
+    else:
+        page.keyboard.press("Escape")
+    expect(page.locator("#photo-status")).to_have_text("Drawing cancelled.")
+    expect(page.locator("#cancel-marking")).to_be_hidden()
+    expect(page.locator("#flowers .tile-button")).to_have_count(0)
+    expect(page.locator("#photo")).not_to_have_class(re.compile(r"\bmarking\b"))
+    # a box redrawn and then cancelled comes back as it was
+    box = page.locator(f".box[data-tile='{MISREAD}']")
+    before = box.bounding_box()
+    box.click()
+    page.get_by_role("button", name="□ Redraw its box").click()
+    page.keyboard.press("Escape")
+    assert box.bounding_box() == before
+
+
 # ---- 9. accessibility ------------------------------------------------------------------------------------------------
 
 def test_every_screen_passes_axe_with_big_targets_and_labels_apart(server, page):
