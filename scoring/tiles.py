@@ -31,6 +31,7 @@ TERMINALS = tuple(f"{n}{s}" for s in SUITS for n in (1, 9))
 LETTER_ALIASES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z"}
 
 _SUIT_NAMES = {"m": ("万", "Characters"), "p": ("筒", "Dots"), "s": ("索", "Bamboo")}
+_ONE_OF_SUIT = {"Characters": "Character", "Dots": "Dot", "Bamboo": "Bamboo"}  # "1 Character", not "1 Characters"
 _CHINESE_NUMERALS = "一二三四五六七八九"
 _HONOUR_NAMES = {
     "1z": ("东", "East"), "2z": ("南", "South"), "3z": ("西", "West"), "4z": ("北", "North"),
@@ -71,7 +72,8 @@ def names(code: str) -> tuple[str, str]:
     if code == BACK:
         return "牌背", "Back"
     zh_suit, en_suit = _SUIT_NAMES[code[1]]
-    return f"{_CHINESE_NUMERALS[int(code[0]) - 1]}{zh_suit}", f"{code[0]} {en_suit}"
+    return f"{_CHINESE_NUMERALS[int(code[0]) - 1]}{zh_suit}", \
+        f"{code[0]} {_ONE_OF_SUIT[en_suit] if code[0] == '1' else en_suit}"
 
 
 # Well-formed compact strings, parsed by a fast path; anything else takes the careful one that names the error.

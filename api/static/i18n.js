@@ -218,9 +218,24 @@ export function setLanguage(lang) {
 
 const phrase = (key) => WORDS[language][key] ?? WORDS.en[key] ?? key;
 
-/** The phrase `key` in the current language, with {name} placeholders filled from `values`. */
+/** Where a language words a count otherwise (Intl.PluralRules' categories): phrase key -> category -> words.
+ *  Chinese has no plural; English words one thing apart ("Read 1 tile.", not "Read 1 tiles."). */
+export const PLURAL_FORMS = {
+  en: {
+    read: { one: "Read 1 tile." }, read_uncertain: { one: "Read 1 tile, {low} uncertain." },
+    saved: { one: "Saved ✓ 1 labelled tile ({time})." }, points: { one: "point" }, fixed_points: { one: "1 point" },
+    waits_headline: { one: "1 tile: {distance}" }, waits_left: { one: "1 tile left that wins" },
+    waits_others: { one: "1 other discard" },
+  },
+  zh: {},
+};
+
+/** The phrase `key` in the current language, in its plural form for the count `values.n` where it has one,
+ *  with {name} placeholders filled from `values`. */
 export function t(key, values = {}) {
-  return phrase(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  const forms = typeof values.n === "number" ? PLURAL_FORMS[language][key] : undefined;
+  const words = forms?.[new Intl.PluralRules(language).select(values.n)] ?? phrase(key);
+  return words.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
 /** The phrase `key` as pieces to append to an element: its {name} placeholders filled from `values`, where a

@@ -39,7 +39,7 @@ export function renderResult(result, seat) {
   const groups = escapeHtml(result.decomposition?.groups?.map((group) => group.tiles).join(" ") ?? "");
   const warnings = (result.warnings || []).map((warning) => `<li>${escapeHtml(String(warning))}</li>`).join("");
   $("result").innerHTML = `
-    <p class="headline">${fan === null ? "" : `<b id="fan-total">${fan}</b> ${t("fan")} · `}<b id="points">${points}</b> ${t("points")}
+    <p class="headline">${fan === null ? "" : `<b id="fan-total">${fan}</b> ${t("fan")} · `}<b id="points">${points}</b> ${t("points", { n: points })}
       ${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ""}</p>
     <table class="fans"><thead><tr><th>${t("fan_name")}</th><th>${t("fan_column")}</th></tr></thead><tbody>${rows}</tbody></table>
     ${horses}

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ERROR_CODES, WORD_KEYS, errorText, setLanguage, t, tParts } from "../../api/static/i18n.js";
+import { ERROR_CODES, PLURAL_FORMS, WORD_KEYS, errorText, phrases, setLanguage, t, tParts } from "../../api/static/i18n.js";
 
 test("English and Chinese have the same phrases and the same error codes", () => {
   assert.deepEqual([...WORD_KEYS.zh].sort(), [...WORD_KEYS.en].sort());
@@ -44,4 +44,25 @@ test("a phrase in pieces puts a value that is not text (a tile picture) where th
   setLanguage("zh");
   assert.equal(tParts("waits_discard_ready", { tile, distance: "听牌", tiles: tile })[1], tile);
   setLanguage("en");
+});
+
+test("counts take their plural form in English and none in Chinese (issue 35: 'Read 1 tiles', '1 points')", () => {
+  setLanguage("en");
+  assert.deepEqual([t("read", { n: 1 }), t("read", { n: 2 }), t("read", { n: 0 })],
+    ["Read 1 tile.", "Read 2 tiles.", "Read 0 tiles."]);
+  assert.deepEqual([t("points", { n: 1 }), t("points", { n: 8 }), t("fixed_points", { n: 1 })], ["point", "points", "1 point"]);
+  setLanguage("zh");
+  assert.deepEqual([t("read", { n: 1 }), t("points", { n: 1 })], [t("read", { n: 2 }).replace("2", "1"), "分"]);
+  setLanguage("en");
+});
+
+test("every plural form is a form of a phrase that exists, with the same placeholders but the count", () => {
+  const holes = (words) => new Set([...words.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((name) => name !== "n"));
+  for (const [lang, forms] of Object.entries(PLURAL_FORMS)) {
+    for (const [key, byCategory] of Object.entries(forms)) {
+      const base = phrases(lang)[key];
+      assert.ok(base, `${lang}: ${key}`);
+      for (const words of Object.values(byCategory)) assert.deepEqual(holes(words), holes(base), `${lang}: ${key}`);
+    }
+  }
 });

@@ -82,7 +82,8 @@ def test_letter_aliases(letter, code) -> None:
 
 
 NAME_ROWS = [
-    ("1m", "一万", "1 Characters"), ("9p", "九筒", "9 Dots"), ("5s", "五索", "5 Bamboo"),
+    ("1m", "一万", "1 Character"), ("2m", "二万", "2 Characters"), ("1p", "一筒", "1 Dot"), ("9p", "九筒", "9 Dots"),
+    ("1s", "一索", "1 Bamboo"), ("5s", "五索", "5 Bamboo"),
     ("1z", "东", "East"), ("2z", "南", "South"), ("3z", "西", "West"), ("4z", "北", "North"),
     ("5z", "白", "White Dragon"), ("6z", "發", "Green Dragon"), ("7z", "中", "Red Dragon"),
     ("1f", "梅", "Plum"), ("2f", "兰", "Orchid"), ("3f", "菊", "Chrysanthemum"), ("4f", "竹", "Bamboo flower"),
