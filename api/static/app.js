@@ -17,7 +17,7 @@ import { clearResult, renderFlowerChoice, renderResult, renderResultError } from
 import {
   LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, undoClear,
 } from "./state.js";
-import { setVocabulary } from "./tiles.js";
+import { setVocabulary, tileName } from "./tiles.js";
 import { updateWaits, wireWaits } from "./waits.js";
 
 let rulesets = [];
@@ -181,7 +181,7 @@ async function nameDrawnTile(id) {
     else tile.alternatives = [{ code: named.code, p: named.confidence }, ...named.alternatives].filter((choice) => choice.code !== tile.code);
     delete tile.pending;
     pickWinning(state);
-    setStatus($("photo-status"), () => t("looks_like", { tile: named.code, p: Math.round(100 * named.confidence) }));
+    setStatus($("photo-status"), () => t("looks_like", { tile: tileName(named.code), p: Math.round(100 * named.confidence) }));
   } catch (error) {
     setStatus($("photo-status"), () => t("naming_failed", { error: errorText(error) }), true);
   }

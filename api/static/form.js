@@ -2,7 +2,7 @@
 // and fitted to the rule set (what it does not play is hidden or greyed out).
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { SEATS, seatName } from "./tiles.js";
+import { SEATS, seatName, tileName } from "./tiles.js";
 
 const STAKES = ["unit", "fee", "flower", "kong", "chicken"];
 
@@ -49,9 +49,12 @@ export function restoreChoices({ ruleset, options, context }, rulesets) {
   renderRulesetFields(rulesets);
 }
 
-export function seatOptions(select, optional) {
+/** Fill a select with the four seats (the dealer named), or with the four winds (`wind`: the prevalent wind is
+ *  a wind, nobody's seat). */
+export function seatOptions(select, optional, { wind = false } = {}) {
   const current = select.value;
-  select.replaceChildren(...(optional ? [new Option(t("nobody"), "")] : []), ...SEATS.map((seat) => new Option(seatName(seat), seat)));
+  const name = wind ? tileName : seatName;
+  select.replaceChildren(...(optional ? [new Option(t("nobody"), "")] : []), ...SEATS.map((seat) => new Option(name(seat), seat)));
   if (current) select.value = current;
 }
 
@@ -79,6 +82,7 @@ export function renderRulesetFields(rulesets) {
 
 export function renderSeats() {
   for (const select of document.querySelectorAll("select.seat")) seatOptions(select, select.classList.contains("optional"));
+  for (const select of document.querySelectorAll("select.wind")) seatOptions(select, false, { wind: true });
 }
 
 /** Wire the form; `onChange()` after any change of it. */

@@ -264,7 +264,7 @@ def test_suggestion_applied_and_a_missed_tile_marked_on_the_photo(server, phone)
     page.get_by_role("button", name="□ Mark it on the photo").click()
     drag(page, (10, 10), (40, 50))
     expect(page.locator(".box")).to_have_count(15)
-    expect(page.locator("#photo-status")).to_contain_text("looks like 1f")
+    expect(page.locator("#photo-status")).to_contain_text("looks like 梅 Plum")
     page.locator("#save-button").click()
     expect(page.locator("#save-status")).to_contain_text("15 labelled tiles")
     confirmation = stored(server, page.evaluate("location.hash.slice(1)"))["confirmation"]
@@ -576,7 +576,10 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
     page.get_by_role("button", name="□ Draw it on the photo").click()
     drag(page, (5, 5), (40, 60))
     expect(page.locator("#flowers .tile-button .tile")).to_have_attribute("data-code", "1f")
-    expect(page.locator("#photo-status")).to_contain_text("looks like 1f (90%)")
+    expect(page.locator("#photo-status")).to_contain_text("looks like 梅 Plum (90%)")  # the tile's name, not 1f
+    # the prevalent wind is a wind, nobody's seat: no "(dealer)" among its choices (issue 35)
+    expect(page.locator("#prevalent_wind option")).to_have_text(["东 East", "南 South", "西 West", "北 North"])
+    expect(page.locator("#seat_wind option").first).to_contain_text("dealer")
     page.locator("#save-button").click()
     expect(page.locator("#save-status")).to_contain_text("15 labelled tiles")
     assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == "1f"
