@@ -86,8 +86,10 @@ async function readPhoto(file) {
     if (token !== photoToken) return;
     loadRecognition(state, recognition);
     history.replaceState(null, "", `#${recognition.id}`);
+    const n = recognition.tiles.length;
     const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
-    setStatus(status, () => low ? t("read_uncertain", { n: recognition.tiles.length, low }) : t("read", { n: recognition.tiles.length }));
+    // no tile read: say how to get a reading, not just the count (issue 35)
+    setStatus(status, () => (!n ? t("read_none") : low ? t("read_uncertain", { n, low }) : t("read", { n })));
   } catch (error) {
     if (token !== photoToken) return;
     $("photo").hidden = true;

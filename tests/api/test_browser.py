@@ -585,6 +585,20 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
     assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == "1f"
 
 
+def test_a_photo_with_no_tile_read_says_how_to_get_a_reading(serve, page):
+    # issue 35: "Read 0 tiles." was a dead end
+    def nothing(image, models_dir=None):
+        return {**fake_recognize(image), "tiles": [], "groups": [], "suggestions": [],
+                "hand": {"concealed": "", "melds": [], "flowers": ""},
+                "hand_tiles": {"concealed": [], "melds": [], "flowers": [], "loose": []}}
+
+    server = serve(nothing)
+    ready(page, server)
+    upload(page)
+    expect(page.locator("#photo-status")).to_have_text(
+        "No tile read: take the photo again closer, or from above, or add the tiles with +.")
+
+
 @pytest.mark.parametrize("how", ["button", "escape"])
 def test_drawing_a_box_can_be_cancelled_and_leaves_nothing_behind(server, page, how):
     # issue 35: Escape left the photo in drawing mode with a placeholder tile, and there was no Cancel
