@@ -51,3 +51,7 @@ export function upload(url, form, onProgress) {
     request.send(form);
   });
 }
+
+/** A failed request that the same request may pass later: no connection, a busy or failing server; not a refusal
+ *  of the request itself (a 4xx other than 429). */
+export const worthRetrying = (error) => !(error.status >= 400 && error.status < 500) || error.status === 429;

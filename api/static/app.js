@@ -1,7 +1,7 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
 import { wireAdapt } from "./adapt.js";
-import { call, callTagged, upload } from "./api.js";
+import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
 import {
@@ -61,8 +61,12 @@ function showPhoto(src) {
   $("photo").hidden = false;
 }
 
+let retryFile = null; // the photo whose upload failed for a reason trying again may cure
+
 async function readPhoto(file) {
   const token = ++photoToken;
+  retryFile = null;
+  $("retry-photo").hidden = true;
   resetPhoto(state); // one state per photo: nothing of the previous one can be scored or saved
   history.replaceState(null, "", location.pathname);
   setStatus($("save-status"), "");
@@ -92,7 +96,11 @@ async function readPhoto(file) {
     setStatus(status, () => (!n ? t("read_none") : low ? t("read_uncertain", { n, low }) : t("read", { n })));
   } catch (error) {
     if (token !== photoToken) return;
-    $("photo").hidden = true;
+    // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
+    // server), Retry sends the same file again instead of making the player choose it again (issue 35).
+    if (!photoUrl || $("photo-image").src !== photoUrl) $("photo").hidden = true;
+    retryFile = worthRetrying(error) ? file : null;
+    $("retry-photo").hidden = retryFile === null;
     setStatus(status, () => t("read_failed", { error: errorText(error) }), true);
   } finally {
     if (token === photoToken) {
@@ -239,6 +247,7 @@ async function start() {
   renderLanguage();
   $("language").addEventListener("click", switchLanguage);
   $("photo-button").addEventListener("click", () => $("photo-input").click());
+  $("retry-photo").addEventListener("click", () => retryFile && readPhoto(retryFile));
   $("photo-input").addEventListener("change", (event) => event.target.files[0] && readPhoto(event.target.files[0]));
   $("score-button").addEventListener("click", () => score());
   $("save-button").addEventListener("click", save);

@@ -585,6 +585,21 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
     assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == "1f"
 
 
+def test_a_failed_upload_keeps_the_photo_and_tries_again_with_it(server, page):
+    # issue 35: after a failed upload the preview was gone and the photo had to be chosen again
+    ready(page, server)
+    page.route("**/v1/recognitions", lambda route: route.abort("connectionreset"))
+    page.set_input_files("#photo-input", real_photo())
+    expect(page.locator("#photo-status")).to_contain_text("Could not read the photo")
+    expect(page.locator("#photo-image")).to_be_visible()
+    expect(page.locator("#retry-photo")).to_be_visible()
+    page.unroute("**/v1/recognitions")
+    page.locator("#retry-photo").click()
+    expect(page.locator("#save-button")).to_be_enabled()
+    expect(page.locator("#retry-photo")).to_be_hidden()
+    expect(page.locator(".box")).to_have_count(14)
+
+
 def test_a_photo_with_no_tile_read_says_how_to_get_a_reading(serve, page):
     # issue 35: "Read 0 tiles." was a dead end
     def nothing(image, models_dir=None):
