@@ -258,7 +258,7 @@ async function start() {
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();
-  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }));
+  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }), () => rulesetSummary(rulesets)?.options?.flowers !== false);
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
   render();

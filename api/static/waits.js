@@ -11,6 +11,7 @@ const HAND_SIZE = 14;
 const WIN_ONLY = ["special", "horses", "liable", "kong_fed_by"];
 
 let currentRequest = () => null;
+let playsFlowers = () => true;
 let asked = 0; // the latest analysis asked for; older answers are dropped
 
 /** Tiles in a score-request hand, each kong counted as 3 (flowers apart). */
@@ -18,9 +19,16 @@ export function tileCount(hand) {
   return (hand.concealed.match(/[1-9]/g) || []).length + 3 * (hand.melds || []).length;
 }
 
+/** A meld still being built: fewer tiles than its kind takes, or a concealed kong whose face is not named yet. */
+export function unfinished(meld) {
+  const tiles = (meld.tiles.match(/[1-9]/g) || []).length;
+  return meld.kind === "kong" ? tiles !== 4 : tiles !== 3;
+}
+
 /** The analyse request for a score request, or null when the hand is not one to analyse: 13 tiles, or 14
- *  (whose winning tile is left out: the analysis tries every discard). */
+ *  (whose winning tile is left out: the analysis tries every discard), and no meld still being built. */
 export function analyseRequest(request) {
+  if ((request.hand.melds || []).some(unfinished)) return null; // nothing to say until the meld is done
   const size = tileCount(request.hand);
   if (size !== HAND_SIZE - 1 && size !== HAND_SIZE) return null;
   const { winning_tile: _, ...hand } = request.hand;
@@ -130,7 +138,10 @@ function section() {
 export async function updateWaits() {
   const token = ++asked;
   const request = currentRequest();
-  const body = request && analyseRequest(request);
+  let body = request && analyseRequest(request);
+  // a rule set without flowers: the waits of the hand without them, said quietly (issue 35: it showed an error)
+  const flowersLeftOut = Boolean(body?.hand.flowers) && !playsFlowers();
+  if (flowersLeftOut) body = { ...body, hand: { ...body.hand, flowers: "" } };
   if (!body) {
     section().hidden = true;
     return;
@@ -140,7 +151,9 @@ export async function updateWaits() {
     if (token !== asked) return;
     const complete = answer.shanten < 0; // 14 tiles that win: the Score button answers
     section().hidden = complete;
-    if (!complete) $("waits").replaceChildren(...renderAnalysis(answer));
+    if (!complete) {
+      $("waits").replaceChildren(...(flowersLeftOut ? [line(t("waits_no_flowers"), "status")] : []), ...renderAnalysis(answer));
+    }
   } catch (error) {
     if (token !== asked) return;
     section().hidden = false;
@@ -148,7 +161,9 @@ export async function updateWaits() {
   }
 }
 
-/** `request()` gives the page's score request; updateWaits() runs whenever the page redraws the hand. */
-export function wireWaits(request) {
+/** `request()` gives the page's score request, `flowers()` whether its rule set plays flowers; updateWaits() runs
+ *  whenever the page redraws the hand. */
+export function wireWaits(request, flowers) {
   currentRequest = request;
+  playsFlowers = flowers;
 }

@@ -45,3 +45,20 @@ def test_discards_then_waits_follow_the_hand(server, phone):  # noqa: F811 - the
     self_draw = wait["self_draw"]
     expect(row.locator("td").nth(2)).to_have_text(f"{self_draw['fan_total']} fan · {self_draw['points']} pts")
     check_screen(page, "waits")
+
+
+def test_a_flower_under_a_rule_set_without_flowers_is_left_out_quietly(server, phone):  # noqa: F811 - the fixtures
+    # issue 35: any hand with a flower under 鸡平胡 put a red error in the Waits panel
+    page = phone
+    ready(page, server)
+    upload(page)
+    misread = page.locator(f".box[data-tile='{MISREAD}']")
+    misread.click()
+    page.locator("#picker-actions").get_by_role("button", name="Out of the hand").click()  # 13 tiles
+    page.locator("#flowers .add-tile").click()
+    page.locator("#palette .pick[data-code='1f']").click()
+    section = page.locator("#waits-section")
+    expect(section.locator(".headline")).to_have_text("13 tiles: ready")
+    expect(section.locator(".status")).to_have_text("Counted without the flowers: this rule set plays none.")
+    expect(section.locator(".error")).to_have_count(0)
+    expect(section.locator("tr.wait")).to_have_count(1)

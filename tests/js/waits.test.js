@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { setLanguage } from "../../api/static/i18n.js";
-import { analyseRequest, distanceText, tileCount, valueText } from "../../api/static/waits.js";
+import { analyseRequest, distanceText, tileCount, unfinished, valueText } from "../../api/static/waits.js";
 
 const context = { win: "discard", seat_wind: "2z", prevalent_wind: "1z", discarder: "1z", stake: { unit: 1 },
   special: ["last_tile"], horses: "15m", liable: "3z", kong_fed_by: "4z" };
@@ -37,3 +37,13 @@ for (const [lang, [values, distances]] of Object.entries(words)) {
     setLanguage("en");
   });
 }
+
+test("a meld still being built is not analysed (issue 35: the Waits panel showed an error while one was typed)", () => {
+  const hand = { concealed: "123m456p789s1z", flowers: "" };
+  const request = (melds) => ({ ruleset: "jipinghu", hand: { ...hand, melds } });
+  assert.equal(analyseRequest(request([{ kind: "pung", tiles: "55s" }])), null);
+  assert.equal(analyseRequest(request([{ kind: "kong", tiles: "", concealed: true }])), null);
+  assert.notEqual(analyseRequest(request([{ kind: "pung", tiles: "555s" }])), null);
+  assert.deepEqual([{ kind: "kong", tiles: "5555s" }, { kind: "chow", tiles: "123p" }, { kind: "kong", tiles: "555s" }]
+    .map(unfinished), [false, false, true]);
+});
