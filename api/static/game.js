@@ -2,7 +2,7 @@
 // Events from /v1/games/{id}/events), record a draw, undo the last hand. The server replays the game; the page
 // only shows what it sends. The game's id is in the address (?game=…), so every phone at the table can open it.
 import { call } from "./api.js";
-import { $, setStatus } from "./dom.js";
+import { $, button, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
@@ -73,6 +73,10 @@ function renderSheet(game) {
     row.dataset.hand = hand.n;
     const label = cell("th", `${hand.n}`);
     label.title = t("game_hand_title", { wind: tileName(hand.prevalent_wind), dealer: players[hand.dealer].name });
+    // any hand, not only the last, can be taken back, after a question (issue 35); later hands are recomputed
+    const remove = button("delete-hand", "✕", () => removeHand(game, hand));
+    remove.setAttribute("aria-label", t("game_delete_hand", { n: hand.n }));
+    label.append(remove);
     row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), amount > 0 ? "won" : "")));
     const detail = document.createElement("tr");
     detail.className = "detail";
@@ -202,6 +206,12 @@ async function change(method, url, body, done) {
   }
 }
 
+/** Take hand `hand` out of the game once the player confirms: every phone at the table sees it go. */
+function removeHand(game, hand) {
+  if (!window.confirm(t("game_delete_confirm", { n: hand.n, hand: describeHand(game, hand) }))) return;
+  change("DELETE", `/v1/games/${game.id}/hands/${hand.n}`, undefined, () => t("game_hand_undone", { n: hand.n }));
+}
+
 async function start(stake) {
   const players = [0, 1, 2, 3].map((i) => $(`player-${i}`).value.trim());
   try {
@@ -264,10 +274,7 @@ export function wireGame({ stake }) {
   $("add-to-game").addEventListener("click", addScored);
   $("record-draw").addEventListener("click", () =>
     change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, (hand) => t("game_hand_draw", { n: hand.n })));
-  $("undo-hand").addEventListener("click", () => {
-    const last = view.game.hands.at(-1);
-    change("DELETE", `/v1/games/${view.game.id}/hands/${last.n}`, undefined, () => t("game_hand_undone", { n: last.n }));
-  });
+  $("undo-hand").addEventListener("click", () => removeHand(view.game, view.game.hands.at(-1)));
   $("share-game").addEventListener("click", shareLink);
   $("leave-game").addEventListener("click", leave);
   $("same-discard").addEventListener("change", () => view.game && fillForm(view.game));

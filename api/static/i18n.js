@@ -75,6 +75,7 @@ const WORDS = {
     game_link_copied: "Link copied: send it to the table.", game_link_failed: "Copy this link for the table: {url}",
     game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
     game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
+    game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
     errors: {
       not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
       too_many_tiles: "The hand has too many tiles: a winning hand has 14 (a kong counts as 3).",
@@ -179,6 +180,7 @@ const WORDS = {
     game_link_copied: "链接已复制：发给同桌吧。", game_link_failed: "请复制这个链接发给同桌：{url}",
     game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
     game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
+    game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
     errors: {
       not_winning: "这些牌不成胡。请检查牌和副露。",
       too_many_tiles: "手牌太多了：胡牌要 14 张（杠算 3 张）。",

@@ -58,6 +58,10 @@ def test_one_phone_records_a_hand_and_the_other_follows_live(server, phones):  #
     expect(bo.locator("#game-title")).to_have_text("东 East round · hand 2 · Bo deals")
     expect(bo.locator("#settlement li")).to_have_count(3)
 
+    bo.once("dialog", lambda dialog: dialog.dismiss())  # asked first: "no" keeps the hand
+    bo.locator("#undo-hand").click()
+    expect(bo.locator("#scoresheet-body tr[data-hand='1']")).to_have_count(1)
+    bo.once("dialog", lambda dialog: dialog.accept())
     bo.locator("#undo-hand").click()
     expect(ann.locator("#scoresheet-body tr")).to_have_count(0)
     expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
@@ -112,3 +116,23 @@ def test_the_link_for_the_table_is_copied_without_leaving_the_photo(server, phon
     expect(ann.locator("#game-status")).to_have_text("Link copied: send it to the table.")
     assert ann.url == address and ann.locator(".box").count() == 14  # still here, photo and all
     assert ann.evaluate("navigator.clipboard.readText()") == ann.locator("#share-game").get_attribute("href")
+
+
+def test_any_hand_can_be_deleted_after_a_question_and_the_later_ones_are_counted_again(server, phones):  # noqa: F811
+    # issue 35: only the last hand could be undone, from any phone, with no confirmation
+    ann, _ = phones
+    expect = sync_api.expect
+    ann.goto(server)
+    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
+    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
+        ann.fill(f"#player-{i}", name)
+    ann.locator("#start-game").click()
+    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    for _ in range(3):
+        ann.locator("#record-draw").click()
+    expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(3)
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.get_by_role("button", name="Delete hand 2").click()
+    expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(2)
+    expect(ann.locator("#game-status")).to_have_text("Hand 2 undone.")
+    expect(ann.locator("#scoresheet-body tr[data-hand] th")).to_have_text(["1✕", "2✕"])  # renumbered
