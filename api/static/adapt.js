@@ -17,9 +17,16 @@ function versionItem(version) {
   return item;
 }
 
+let shown = []; // the versions listed, worded again after a language switch
+
 async function showVersions() {
-  const listing = await call("GET", "/v1/models");
-  $("model-versions").replaceChildren(...listing.versions.map(versionItem));
+  shown = (await call("GET", "/v1/models")).versions;
+  renderVersions();
+}
+
+/** List the model versions in the page's language (issue 35: the list kept the language it was drawn in). */
+export function renderVersions() {
+  $("model-versions").replaceChildren(...shown.map(versionItem));
 }
 
 async function switchTo(id) {

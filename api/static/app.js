@@ -1,6 +1,6 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
-import { wireAdapt } from "./adapt.js";
+import { renderVersions, wireAdapt } from "./adapt.js";
 import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
@@ -205,6 +205,7 @@ function renderLanguage() {
   if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
+  renderVersions();
   renderRulesetFields(rulesets);
   render();
   redrawResult?.();

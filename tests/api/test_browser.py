@@ -724,3 +724,6 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("in use")
     assert httpx.get(f"{server}/v1/models").json()["active"] == "base"
+    page.locator("#language").click()  # the list speaks the page's language (issue 35: it stayed in English)
+    expect(page.locator("#model-versions li").nth(0)).to_contain_text("内置模型")
+    expect(page.locator("#model-versions li").nth(1)).to_contain_text("留出 2 张照片")
