@@ -99,13 +99,20 @@ function renderSheet(game) {
 
 const sameDiscardChosen = () => !$("same-discard-field").hidden && $("same-discard").checked;
 
-/** Name who sits at each seat in the form's seat choices (the last hand's seats for another winner on its discard). */
-function nameSeats(game) {
+/** The seat's name with the game's player who sits there, for the hand being scored (the last hand's seats for
+ *  another winner on its discard); the seat alone when no game is followed. */
+export function seatWithPlayer(seat) {
+  const game = view.game;
+  if (!game) return seatName(seat);
   const seatWinds = sameDiscardChosen() ? game.hands.at(-1).seat_winds : game.players.map((player) => player.seat_wind);
+  return `${seatName(seat)} — ${game.players[playerAt(seatWinds, seat)].name}`;
+}
+
+/** Name who sits at each seat in the form's seat choices. */
+function nameSeats() {
   for (const select of document.querySelectorAll("select.seat")) {
     for (const option of select.options) {
-      if (!SEATS.includes(option.value)) continue;
-      option.textContent = `${seatName(option.value)} — ${game.players[playerAt(seatWinds, option.value)].name}`;
+      if (SEATS.includes(option.value)) option.textContent = seatWithPlayer(option.value);
     }
   }
 }
@@ -118,7 +125,7 @@ function fillForm(game) {
     $("discarder").value = last.seat_winds[last.discarder];
     document.querySelector("input[name=win][value=discard]").click();
   }
-  nameSeats(game);
+  nameSeats();
 }
 
 function clearForm() {
@@ -259,7 +266,7 @@ async function shareLink(event) {
 export function renderGame() {
   if (!view.game) return;
   renderSheet(view.game);
-  nameSeats(view.game);
+  nameSeats();
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */

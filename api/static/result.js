@@ -1,8 +1,8 @@
 // The score result: headline, fans, payments, kong payments and horses; or why there is none, with a way on.
 import { $, button, escapeHtml } from "./dom.js";
+import { seatWithPlayer } from "./game.js";
 import { currentLanguage, t } from "./i18n.js";
 import { moneyHtml } from "./money.js";
-import { seatName } from "./tiles.js";
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 const isFixed = (fan) => fan.kind === "fixed_points";
@@ -32,7 +32,7 @@ export function renderResult(result, seat) {
   const rows = result.fans.map((item) => `<tr class="fan"><td>${escapeHtml(fanName(item))}</td>` +
     `<td>${isFixed(item) ? t("fixed_points", { n: item.fan }) : `${item.fan} ${t("fan")}`}</td></tr>`).join("");
   const seatList = (amounts, className) => `<ul class="${className}">${Object.entries(amounts).map(([s, amount]) =>
-    `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatName(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
+    `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatWithPlayer(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
   const kongs = Object.keys(result.kong_payments ?? {}).length
     ? `<h3>${t("kong_payments")}</h3>${seatList(kongTransfers(result.kong_payments, seat), "kong-payments")}` : "";
   const horses = result.horses ? `<p class="horses">${escapeHtml(t("horses_hit", { tiles: result.horses.tiles, n: result.horses.hits }))}</p>` : "";

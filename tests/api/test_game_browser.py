@@ -48,6 +48,8 @@ def test_one_phone_records_a_hand_and_the_other_follows_live(server, phones):  #
     ann.select_option("#seat_wind", "2z")  # Bo self-draws: 111z is the prevalent wind's pung, +1 fan
     ann.locator("#score-button").click()
     expect(ann.locator("#fan-total")).to_have_text("2")
+    # with a game followed, the result names the players at the seats (issue 35: it named seats only)
+    expect(ann.locator("#result .payments li.winner")).to_contain_text("Bo")
     ann.locator("#add-to-game").click()
     expect(ann.locator("#game-status")).to_contain_text("Hand 1 added: Bo 2 fan self-draw")
 
