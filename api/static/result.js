@@ -1,8 +1,9 @@
 // The score result: headline, fans, payments, kong payments and horses; or why there is none, with a way on.
 import { $, button, escapeHtml } from "./dom.js";
 import { seatWithPlayer } from "./game.js";
-import { currentLanguage, t } from "./i18n.js";
+import { currentLanguage, t, tParts } from "./i18n.js";
 import { moneyHtml } from "./money.js";
+import { codesOf, tileFace } from "./tiles.js";
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 const isFixed = (fan) => fan.kind === "fixed_points";
@@ -35,7 +36,7 @@ export function renderResult(result, seat) {
     `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatWithPlayer(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
   const kongs = Object.keys(result.kong_payments ?? {}).length
     ? `<h3>${t("kong_payments")}</h3>${seatList(kongTransfers(result.kong_payments, seat), "kong-payments")}` : "";
-  const horses = result.horses ? `<p class="horses">${escapeHtml(t("horses_hit", { tiles: result.horses.tiles, n: result.horses.hits }))}</p>` : "";
+  const horses = result.horses ? '<p class="horses"></p>' : "";
   const groups = escapeHtml(result.decomposition?.groups?.map((group) => group.tiles).join(" ") ?? "");
   const warnings = (result.warnings || []).map((warning) => `<li>${escapeHtml(String(warning))}</li>`).join("");
   $("result").innerHTML = `
@@ -47,6 +48,11 @@ export function renderResult(result, seat) {
     ${kongs}
     ${groups ? `<p class="notation">${groups}</p>` : ""}
     ${warnings ? `<ul class="warnings">${warnings}</ul>` : ""}`;
+  if (result.horses) { // the horses drawn as tiles, not as notation (issue 35)
+    const tiles = Object.assign(document.createElement("span"), { className: "horse-tiles" });
+    tiles.append(...codesOf(result.horses.tiles).map(tileFace));
+    $("result").querySelector(".horses").append(...tParts("horses_hit", { tiles, n: result.horses.hits }));
+  }
 }
 
 export function clearResult() {

@@ -56,6 +56,11 @@ export function sortKey(code) {
   return code === "back" ? 99 : ORDER.indexOf(code[1]) * 10 + Number(code[0]);
 }
 
+/** Compact notation → codes, in its order: "15m2z" → ["1m", "5m", "2z"] (text the scorer has already checked). */
+export function codesOf(text) {
+  return [...text.matchAll(/(\d+)([mpszf])/g)].flatMap(([, digits, suit]) => [...digits].map((digit) => `${digit}${suit}`));
+}
+
 /** Codes → compact notation in canonical order: ["1m","3m","1z"] → "13m1z". Backs are not tiles of a hand. */
 export function notation(codes) {
   const bySuit = {};

@@ -507,7 +507,11 @@ def test_the_result_goes_when_the_hand_or_context_changes_and_lists_kong_payment
     expect(page.locator("#result .kong-payments li")).to_have_count(2)
     expect(page.locator("#result .kong-payments li:not(.winner) b")).to_have_text("-3")
     expect(page.locator("#result .kong-payments li.winner b")).to_have_text("+3")
-    expect(page.locator("#result .horses")).to_have_text("Horses 15m39p9s2z: hits 4")
+    # the horses as tiles, not as notation (issue 35)
+    expect(page.locator("#result .horses .tile")).to_have_count(6)
+    assert page.locator("#result .horses .tile").evaluate_all("tiles => tiles.map(tile => tile.dataset.code)") == \
+        ["1m", "5m", "3p", "9p", "9s", "2z"]
+    expect(page.locator("#result .horses")).to_contain_text(": hits 4")
     expect(page.locator("#result .badge")).to_have_count(0)  # no cap in tuidaohu: nothing was limited
     page.locator("#seat_wind").select_option("4z")
     expect(page.locator("#result")).to_be_empty()
