@@ -54,10 +54,18 @@ function revealAbovePicker(id) {
   if (rect.bottom > sheet.top - 8 || rect.top < 0) window.scrollBy(0, rect.top - Math.max(8, (sheet.top - rect.height) / 2));
 }
 
+/** Focus tile `id` where it is now: its button in the hand, else its box on the photo. */
+function focusTile(id) {
+  (document.querySelector(`.tile-button[data-tile="${id}"]`) ?? document.querySelector(`.box[data-tile="${id}"]`))
+    ?.focus({ preventScroll: true }); // the view stays where the action put it (the photo, to draw a box)
+}
+
 /** The picker for tile `id`; `onChange()` runs after whatever the user picks. */
 export function openPicker(id, onChange) {
   const tile = state.tiles.get(id);
-  const then = (change) => () => { change(); onChange(); };
+  // after the hand is drawn again, focus goes back to the tile (its old button is gone: focus fell to <body>)
+  const done = () => { onChange(); focusTile(id); };
+  const then = (change) => () => { change(); done(); };
   const actions = [];
   const inHand = !state.loose.includes(id);
   if (state.concealed.includes(id) && state.winning !== id && tile.code !== "back") actions.push([t("winning"), () => setWinning(state, id)]);
@@ -71,7 +79,7 @@ export function openPicker(id, onChange) {
   if (inHand) actions.push([t("out_of_hand"), () => removeTile(state, id)]);
   if (tile.box) actions.push([t("not_a_tile"), () => deleteTile(state, id)]);
   const sure = tile.box && !tile.edited ? ` · ${t("sure", { n: Math.round(100 * tile.confidence) })}` : "";
-  showPicker({ title: `${tileName(tile.code)}${sure}`, tile, onPick: (code) => { setCode(state, id, code); onChange(); },
+  showPicker({ title: `${tileName(tile.code)}${sure}`, tile, onPick: (code) => { setCode(state, id, code); done(); },
     actions: actions.map(([label, action]) => [label, then(action)]) });
   revealAbovePicker(id);
 }

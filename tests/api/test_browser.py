@@ -219,6 +219,8 @@ def test_upload_fix_score_save(server, phone):
     uncertain.click()
     page.locator("#picker-alternatives .pick[data-code='3m']").click()  # its most likely alternative
     expect(uncertain).to_have_class(re.compile(r"\bedited\b"))
+    # focus comes back to the tile just fixed, not to <body> (issue 35)
+    assert page.evaluate("document.activeElement.dataset.tile") == str(MISREAD)
     expect(page.locator("#hand-summary")).to_contain_text("123m456p789s11122z")
 
     page.locator("#score-button").click()
