@@ -252,6 +252,18 @@ def test_a_double_tap_on_save_writes_once_and_never_reports_its_own_save_as_some
     assert len(puts) == 2  # one for the first tap, one for the double tap
 
 
+def test_an_uncertain_tile_in_the_tray_keeps_a_readable_label(server, page):
+    # issue 35: its label was the tray's dark grey under the uncertain tile's dark ink (1.2:1)
+    ready(page, server)
+    upload(page)
+    page.locator(f".box[data-tile='{MISREAD}']").click()
+    page.locator("#picker-actions").get_by_role("button", name="Out of the hand").click()
+    label = page.locator(f".box[data-tile='{MISREAD}'] span")
+    expect(page.locator(f".box[data-tile='{MISREAD}']")).to_have_class(re.compile(r"\bloose\b.*\blow\b|\blow\b.*\bloose\b"))
+    assert label.evaluate("span => getComputedStyle(span).backgroundColor") == "rgb(255, 216, 168)"
+    check_screen(page, "uncertain tile in the tray")
+
+
 def test_suggestion_applied_and_a_missed_tile_marked_on_the_photo(server, phone):
     page = phone
     ready(page, server)
