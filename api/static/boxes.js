@@ -59,7 +59,11 @@ export function renderBoxes() {
         width: `${(100 * (x2 - x1)) / width}%`, height: `${(100 * (y2 - y1)) / height}%`,
       });
       const sure = tile.edited ? "" : `, ${t("sure", { n: Math.round(100 * tile.confidence) })}`;
-      box.setAttribute("aria-label", `${tileName(tile.code)}${sure}`);
+      // The hand's list holds every tile as a button, named; the boxes are the same tiles drawn on the photo, so
+      // they stay out of the tab order and of the accessibility tree (issue 35: every tile was in the tab order
+      // twice), a pointer's way to a tile, with its name as a tooltip.
+      box.tabIndex = -1;
+      box.title = `${tileName(tile.code)}${sure}`;
       box.append(Object.assign(document.createElement("span"), { textContent: tile.code === "back" ? "▮" : tile.code }));
       box.addEventListener("click", () => onBoxClick(tile.id));
       boxes.push(box);

@@ -54,10 +54,10 @@ function revealAbovePicker(id) {
   if (rect.bottom > sheet.top - 8 || rect.top < 0) window.scrollBy(0, rect.top - Math.max(8, (sheet.top - rect.height) / 2));
 }
 
-/** Focus tile `id` where it is now: its button in the hand, else its box on the photo. */
+/** Focus tile `id`'s button where the hand shows it now (a tile taken out of it is gone: nothing to focus). */
 function focusTile(id) {
-  (document.querySelector(`.tile-button[data-tile="${id}"]`) ?? document.querySelector(`.box[data-tile="${id}"]`))
-    ?.focus({ preventScroll: true }); // the view stays where the action put it (the photo, to draw a box)
+  // the view stays where the action put it (the photo, to draw a box)
+  document.querySelector(`.tile-button[data-tile="${id}"]`)?.focus({ preventScroll: true });
 }
 
 /** The picker for tile `id`; `onChange()` runs after whatever the user picks. */

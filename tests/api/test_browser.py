@@ -670,7 +670,11 @@ def test_every_screen_passes_axe_with_big_targets_and_labels_apart(server, page)
     upload(page, table_photo(SHOWN))
     check_screen(page, "read")
     lefts = page.locator("#boxes .box").evaluate_all("boxes => boxes.map(box => box.getBoundingClientRect().left)")
-    assert lefts == sorted(lefts)  # tab order follows the tiles left to right
+    assert lefts == sorted(lefts)  # the boxes in reading order, left to right
+    # each tile once in the tab order: its button in the hand, not its box on the photo too (issue 35)
+    tabbable = page.locator("[data-tile]").evaluate_all(
+        "elements => elements.filter(element => element.tabIndex >= 0).map(element => element.dataset.tile)")
+    assert sorted(tabbable) == sorted(set(tabbable)) and len(tabbable) == page.locator("#boxes .box").count()
     page.locator(f".box[data-tile='{MISREAD}']").click()
     check_screen(page, "picker")
     page.locator("#picker-alternatives .pick[data-code='3m']").click()
