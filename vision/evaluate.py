@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
 from fanshot.vision.config import Layout
@@ -147,7 +148,8 @@ class Tally:
 
 def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = False) -> dict:
     tally = Tally()
-    for image, truth, backs in manifest_entries(manifest):
+    entries = list(manifest_entries(manifest))
+    for image, truth, backs in progress(entries, f"eval {manifest.parent.name}", len(entries)):
         tally.add(*read_photo(image, recogniser), truth + [BACK] * backs)
     return tally.summary(photos)
 
@@ -161,7 +163,7 @@ def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photo
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
     tally, detections, truths, scales = Tally(), [], [], []
-    for example in read_split(folder, len(names)):
+    for example in progress(read_split(folder, len(names)), f"eval {root.name}"):
         image, boxes = example.image, example.boxes
         result, ms = read_photo(image, recogniser)
         width, height = result["image"]["width"], result["image"]["height"]

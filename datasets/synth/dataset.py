@@ -26,6 +26,7 @@ import numpy as np
 
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.progress import progress
 from fanshot.datasets.synth.art import SOURCE_NAMES, SOURCES
 from fanshot.datasets.synth.backgrounds import load_backgrounds
 from fanshot.datasets.synth.drawn import drawn_faces
@@ -217,6 +218,6 @@ def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, c
     args = (sets, seed, out, crops, extras)
     if workers <= 1:
         _init(*args)
-        return sum(map(_job, jobs))
+        return sum(progress(map(_job, jobs), f"synth {out.name}", len(jobs)))
     with multiprocessing.get_context("fork").Pool(workers, _init, args) as pool:
-        return sum(pool.imap_unordered(_job, jobs, chunksize=4))
+        return sum(progress(pool.imap_unordered(_job, jobs, chunksize=4), f"synth {out.name}", len(jobs)))

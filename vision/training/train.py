@@ -20,6 +20,7 @@ import numpy as np
 
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import format_data_yaml, format_labels, read_names, read_split
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.geometry import cut_crop, iou, letterbox
@@ -109,7 +110,7 @@ def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[P
         examples = read_split(root / split, len(codes[root]))
         if split == "valid" and most_valid is not None and len(examples) > most_valid:
             examples = [examples[i] for i in sorted(np.random.default_rng(0).permutation(len(examples))[:most_valid])]
-        for example in examples:
+        for example in progress(examples, f"pack {root.name}/{split}".rstrip("/")):
             image = target / "images" / f"{prefix}{example.image.stem}.webp"
             cv2.imwrite(str(image), _shrunk(cv2.imread(str(example.image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
             boxes = [replace(box, cls=codes[root][box.cls]) for box in example.boxes]
