@@ -10,6 +10,7 @@ from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.coco import coco_document
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.importer import read_dataset, write_dataset
+from fanshot.datasets.progress import progress
 from fanshot.datasets.stats import image_size
 from fanshot.datasets.yolo import Example, format_data_yaml, format_labels
 
@@ -23,7 +24,7 @@ def write_yolo_zip(out: Path, splits: dict[str, list[Example]]) -> None:
         archive.writestr("data.yaml", format_data_yaml(CLASSES, splits))
         for split, examples in splits.items():
             folder = f"{split}/" if split else ""
-            for example in examples:
+            for example in progress(examples, f"zip {split or out.stem}"):
                 archive.write(example.image, f"{folder}images/{example.image.name}", zipfile.ZIP_STORED)
                 archive.writestr(f"{folder}labels/{example.image.stem}.txt", format_labels(example.boxes))
 

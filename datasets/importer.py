@@ -10,6 +10,7 @@ from typing import Literal
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES, code_map
 from fanshot.datasets.corrections import apply_corrections, read_corrections, shipped_corrections
 from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import (
     Example,
     format_data_yaml,
@@ -67,7 +68,7 @@ def write_dataset(dst: Path, splits: dict[str, list[Example]]) -> None:
     """Write examples already in our classes as a YOLO folder with our data.yaml."""
     ensure_new_folder(dst)
     for split, examples in splits.items():
-        for example in examples:
+        for example in progress(examples, f"write {dst.name}/{split}".rstrip("/")):
             write_example(dst / split, example)
     dst.mkdir(parents=True, exist_ok=True)
     (dst / "data.yaml").write_text(format_data_yaml(CLASSES, splits), encoding="ascii")

@@ -29,6 +29,7 @@ import numpy as np
 
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.progress import progress
 from fanshot.datasets.synth.distractors import scatter
 from fanshot.datasets.synth.textures import table_texture
 from fanshot.datasets.yolo import box_from_corners, format_data_yaml, format_labels
@@ -163,7 +164,7 @@ def write_rows(out: Path, crops: Sequence[Crop], n: int, seed: int, size: tuple[
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     pixels = {crop.number: read_rgb(crop.path) for crop in crops}
     total = 0
-    for index in range(n):
+    for index in progress(range(n), f"rows {out.name}"):
         rng = np.random.default_rng([seed, index])
         chosen = [crops[k] for k in rng.choice(len(crops), ROW_LENGTH, replace=len(crops) < ROW_LENGTH)]
         width = size[0] * rng.uniform(*width_share)
@@ -194,7 +195,7 @@ def write_clutter(out: Path, n: int, seed: int) -> None:
         (out / folder).mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     lines = []
-    for index in range(n):
+    for index in progress(range(n), f"clutter {out.name}"):
         rng = np.random.default_rng([seed, index])
         size = ((1024, 768), (1600, 1200), (768, 1024))[index % 3]
         canvas = table_texture(rng, (size[1], size[0])).astype(np.float32)
