@@ -7,6 +7,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from fanshot.api.app import create_app
-from tests.services import free_port  # noqa: F401 - the tests that start servers import it from here
+from tests.services import free_port
 
 SHARED_TEST_IMAGES = Path(__file__).resolve().parents[2] / "../shared/data/chinese-mahjong-detection/test/images"
 # A self-drawn winning hand, 123m 456p 789s 111z 22z, read with one mistake: the third tile as 3s.
@@ -132,6 +134,19 @@ def serve(data_dir: Path, port: int, *options: str) -> subprocess.Popen:
             raise RuntimeError(f"server exited: {server_log(server)[-2000:]}")
     server.kill()
     raise TimeoutError("server did not start within 60 s")
+
+
+@contextmanager
+def served(data_dir: Path, *options: str) -> Iterator[str]:
+    """A real `fanshot serve` on a free port for the block (its base URL), killed with SIGKILL after it: what
+    it acknowledged must already be on disk."""
+    port = free_port()
+    server = serve(data_dir, port, *options)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.kill()
+        server.wait()
 
 
 def server_log(server: subprocess.Popen) -> str:

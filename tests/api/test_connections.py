@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import socket
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from tests.api.conftest import serve
-from tests.services import free_port
+from tests.api.conftest import served
 
 pytestmark = pytest.mark.server
 
@@ -24,19 +24,15 @@ def closed_within(connection: socket.socket, seconds: float) -> bool:
 
 
 def test_a_connection_that_sends_its_headers_too_slowly_or_never_is_closed(tmp_path):
-    port = free_port()
-    server = serve(tmp_path, port, "--headers-timeout", "1")
-    try:
-        silent = socket.create_connection(("127.0.0.1", port))
-        slow = socket.create_connection(("127.0.0.1", port))
+    with served(tmp_path, "--headers-timeout", "1") as base:
+        address = urlsplit(base)
+        silent = socket.create_connection((address.hostname, address.port))
+        slow = socket.create_connection((address.hostname, address.port))
         slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")  # and never the blank line
         started = time.monotonic()
         assert closed_within(silent, 5) and closed_within(slow, 5)
         assert time.monotonic() - started < 4
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as prompt:  # one keep-alive connection
+        with httpx.Client(base_url=base) as prompt:  # one keep-alive connection
             assert prompt.get("/healthz").status_code == 200
             time.sleep(0.5)
             assert prompt.get("/healthz").status_code == 200
-    finally:
-        server.kill()
-        server.wait()

@@ -28,15 +28,20 @@ def phones():
         assert not errors, f"JavaScript errors: {errors}"
 
 
+def start_game(page, url: str) -> None:
+    """Open the page at `url` and start a game of Ann, Bo, Cai and Dee, Ann dealing."""
+    page.goto(url)
+    page.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
+    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
+        page.fill(f"#player-{i}", name)
+    page.locator("#start-game").click()
+    sync_api.expect(page.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+
+
 def test_one_phone_records_a_hand_and_the_other_follows_live(server, phones):  # noqa: F811 - the fixture
     ann, bo = phones
     expect = sync_api.expect
-    ann.goto(server)
-    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
-    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
-        ann.fill(f"#player-{i}", name)
-    ann.locator("#start-game").click()
-    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    start_game(ann, server)
 
     bo.goto(ann.locator("#share-game").get_attribute("href"))
     expect(bo.locator("#scoresheet-head th")).to_have_text(["#", "Ann 东", "Bo 南", "Cai 西", "Dee 北"])
@@ -75,12 +80,7 @@ def test_a_follower_whose_event_stream_was_refused_follows_again(server, phones)
     # issue 36: while the database was down the stream answered 503, and EventSource gave up for good
     ann, bo = phones
     expect = sync_api.expect
-    ann.goto(server)
-    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
-    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
-        ann.fill(f"#player-{i}", name)
-    ann.locator("#start-game").click()
-    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    start_game(ann, server)
     refused = []
 
     def outage(route):
@@ -105,12 +105,7 @@ def test_the_link_for_the_table_is_copied_without_leaving_the_photo(server, phon
     ann, _ = phones
     expect = sync_api.expect
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.rstrip("/"))
-    ann.goto(server)
-    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
-    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
-        ann.fill(f"#player-{i}", name)
-    ann.locator("#start-game").click()
-    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    start_game(ann, server)
     ann.set_input_files("#photo-input", real_photo())
     expect(ann.locator(".box")).to_have_count(14)
     address = ann.url
@@ -124,12 +119,7 @@ def test_any_hand_can_be_deleted_after_a_question_and_the_later_ones_are_counted
     # issue 35: only the last hand could be undone, from any phone, with no confirmation
     ann, _ = phones
     expect = sync_api.expect
-    ann.goto(server)
-    ann.wait_for_selector("#ruleset option[value=jipinghu]", state="attached")
-    for i, name in enumerate(["Ann", "Bo", "Cai", "Dee"]):
-        ann.fill(f"#player-{i}", name)
-    ann.locator("#start-game").click()
-    expect(ann.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    start_game(ann, server)
     for _ in range(3):
         ann.locator("#record-draw").click()
     expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(3)

@@ -19,7 +19,7 @@ from fanshot.api.database import open_database, sqlite_url, upgrade
 from fanshot.api.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from fanshot.api.routers.games import RECONNECT_MS
-from tests.api.conftest import fake_recognize, free_port, serve
+from tests.api.conftest import fake_recognize, served
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
 
@@ -254,10 +254,7 @@ def read_event(lines) -> dict:
 
 @pytest.mark.server
 def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
-    port = free_port()
-    server = serve(tmp_path, port)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with served(tmp_path) as base:  # SIGKILL after it: the acknowledged hand must already be on disk
         game_id = new_game(httpx.Client(base_url=base))["id"]
         with httpx.stream("GET", f"{base}/v1/games/{game_id}/events", timeout=20) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
@@ -274,15 +271,8 @@ def test_followers_get_every_change_live_and_games_survive_a_restart(tmp_path):
             another.change_hands(game_id, lambda g: [*g.hands, DRAW])
             live = read_event(lines)
             assert (live["version"], live["hands"][-1]["kind"]) == (3, "draw")
-    finally:
-        server.kill()  # SIGKILL: the acknowledged hand must already be on disk
-        server.wait()
-    server = serve(tmp_path, port)
-    try:
+    with served(tmp_path) as base:
         assert httpx.get(f"{base}/v1/games/{game_id}").json() == live
-    finally:
-        server.kill()
-        server.wait()
 
 
 def test_postgres_events_reach_the_followers_of_another_instance(postgres_url):
@@ -304,10 +294,7 @@ def test_postgres_events_reach_the_followers_of_another_instance(postgres_url):
 @pytest.mark.server
 def test_a_client_may_follow_so_many_games_at_once_and_more_once_it_closes_one(tmp_path):
     # issue 36: 2,000 idle event streams from one client slowed every read to 2.9 s
-    port = free_port()
-    server = serve(tmp_path, port)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with served(tmp_path) as base:
         game_id = new_game(httpx.Client(base_url=base))["id"]
         url = f"{base}/v1/games/{game_id}/events"
         with contextlib.ExitStack() as open_streams:
@@ -320,9 +307,6 @@ def test_a_client_may_follow_so_many_games_at_once_and_more_once_it_closes_one(t
             assert httpx.get(f"{base}/v1/games/{game_id}").status_code == 200  # the rest still answers
         with httpx.stream("GET", url, timeout=20) as again:  # closed streams give their places back
             assert again.status_code == 200
-    finally:
-        server.kill()
-        server.wait()
 
 
 def test_a_draw_records_and_pays_the_kongs_of_every_player_in_tuidaohu(client):
