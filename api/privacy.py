@@ -5,10 +5,11 @@ only the EXIF orientation stays, since the boxes refer to the upright frame a vi
 
 from __future__ import annotations
 
-import struct
 import zlib
 
 from PIL import Image
+
+from fanshot.vision.image import EXIF_ERRORS
 
 JPEG_START = b"\xff\xd8"
 JPEG_END = b"\xff\xd9"
@@ -44,7 +45,7 @@ def exif_orientation(block: bytes) -> int:
     exif = Image.Exif()
     try:
         exif.load(block)
-    except (SyntaxError, ValueError, struct.error):
+    except EXIF_ERRORS:
         return 1
     value = exif.get(ORIENTATION, 1)
     return value if isinstance(value, int) and 1 <= value <= 8 else 1

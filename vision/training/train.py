@@ -115,8 +115,8 @@ def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[P
             cv2.imwrite(str(image), _shrunk(cv2.imread(str(example.image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
             boxes = [replace(box, cls=codes[root][box.cls]) for box in example.boxes]
             (target / "labels" / f"{image.stem}.txt").write_text(format_labels(boxes), encoding="ascii")
-            folder_name = target.relative_to(dst).parts[0]
-            written[folder_name] = written.get(folder_name, 0) + 1
+        folder = target.relative_to(dst).parts[0]  # tiles or negatives
+        written[folder] = written.get(folder, 0) + len(examples)
     (dst / "tiles" / "data.yaml").write_text(format_data_yaml(CLASSES, SPLITS), encoding="utf-8")
     if negatives:
         (dst / "negatives" / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
