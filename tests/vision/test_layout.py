@@ -135,7 +135,8 @@ def test_four_backs_laid_loosely_are_one_concealed_kong_on_a_slant_in_any_box_or
     hand_row = tile_row(KONG_STANDING[:8] if where == "a row with a pung" else KONG_STANDING, 0, 0)
     kong_row = {"its own row": loose_row(["back"] * 4, 0, 70, gaps),
                 "the hand's row": loose_row(["back"] * 4, 11 * 32 + 20, 0, gaps),
-                "a row with a pung": tile_row(["9s"] * 3, 0, 70) + loose_row(["back"] * 4, 3 * 32 + 20, 70, gaps)}[where]
+                "a row with a pung": tile_row(["9s"] * 3, 0, 70)
+                + loose_row(["back"] * 4, 3 * 32 + 20, 70, gaps)}[where]
     boxes, codes = layout(hand_row, kong_row)
     order = np.random.default_rng(sum(gaps) + abs(degrees)).permutation(len(codes))  # detections come in any order
     boxes, codes = turned(boxes, degrees)[order], [codes[i] for i in order]
