@@ -76,6 +76,7 @@ const WORDS = {
     game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
     game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
     game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
+    type_hand: "Or type the hand", type_hand_button: "Put in the hand",
     errors: {
       not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
       too_many_tiles: "The hand has too many tiles: a winning hand has 14 (a kong counts as 3).",
@@ -181,6 +182,7 @@ const WORDS = {
     game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
     game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
     game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
+    type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",
     errors: {
       not_winning: "这些牌不成胡。请检查牌和副露。",
       too_many_tiles: "手牌太多了：胡牌要 14 张（杠算 3 张）。",
