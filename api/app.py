@@ -35,6 +35,7 @@ from fanshot.api.routers import (
     datasets,
     games,
     models,
+    notation,
     operations,
     page,
     recognitions,
@@ -91,6 +92,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.include_router(rulesets.router)
     app.include_router(datasets.router)
     app.include_router(tiles.router)
+    app.include_router(notation.router)
     app.include_router(classify.router)
     app.include_router(games.router)
     app.include_router(operations.router)

@@ -31,11 +31,17 @@ log = logging.getLogger(__name__)
 
 
 class Refusal(Exception):
-    """A request the API refuses: HTTP `status`, a stable machine `code` and a message for people."""
+    """A request the API refuses: HTTP `status`, a stable machine `code`, a message for people and, where a client
+    needs it to word the refusal, `detail` (the scorer's: `field`, `reason` and values, docs/API.md "Errors")."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                 detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.headers = status, code, message, headers or {}
+        self.detail = detail or {}
+
+    def as_item(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **({"detail": self.detail} if self.detail else {})}
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -43,7 +49,7 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorResponse} for status in statuses}
 
 
-def errors(status: int, *items: dict[str, str], headers: dict[str, str] | None = None) -> JSONResponse:
+def errors(status: int, *items: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"errors": list(items)}, status_code=status, headers=headers)
 
 
@@ -54,18 +60,28 @@ def scorer_refusals(*, unknown_ruleset: int = 422) -> Iterator[None]:
         yield
     except ScoringError as error:
         status = unknown_ruleset if error.code == "unknown_ruleset" else 422
-        raise Refusal(status, error.code, error.message) from None
+        raise Refusal(status, error.code, error.message, detail=error.detail) from None
+
+
+def field_path(item: dict[str, Any]) -> str:
+    """A validation error's place in the body as the scorer names fields: `players[2]`, `box`."""
+    parts = [part for part in item.get("loc", ()) if part != "body"]
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts).lstrip(".")
 
 
 def describe(item: dict[str, Any]) -> str:
-    where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+    where = field_path(item)
     return f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg", "invalid"))
+
+
+def field_of(item: dict[str, Any]) -> dict[str, Any]:
+    return {"detail": {"field": where}} if (where := field_path(item)) else {}
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refusal)
     async def refusal(_: Request, error: Refusal) -> JSONResponse:
-        return errors(error.status, {"code": error.code, "message": error.message}, headers=error.headers)
+        return errors(error.status, error.as_item(), headers=error.headers)
 
     @app.exception_handler(PhotoError)
     async def photo_error(_: Request, error: PhotoError) -> JSONResponse:
@@ -73,7 +89,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
-        return errors(422, *({"code": "bad_request", "message": describe(item)} for item in error.errors()))
+        return errors(422, *({"code": "bad_request", "message": describe(item), **field_of(item)}
+                             for item in error.errors()))
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:

@@ -43,6 +43,8 @@ def nullable(model: type[BaseModel]) -> dict[str, Any]:
 class ErrorItem(BaseModel):
     code: str
     message: str
+    detail: dict[str, Any] | None = Field(None, description="where the request is at fault, for a client to word "
+                                          "the refusal: `field`, `reason` and the values a fix needs (docs/API.md)")
 
 
 class ErrorResponse(BaseModel):

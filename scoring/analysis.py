@@ -178,16 +178,18 @@ def _setting(request: Any) -> Setting:
     for field in WIN_ONLY_FIELDS:
         if getattr(context, field):
             raise ScoringError("bad_context", f"context.{field}: describes a finished win; the analysis values "
-                               "every wait as a plain self-draw and discard win (score a finished hand instead)")
+                               "every wait as a plain self-draw and discard win (score a finished hand instead)",
+                               field=f"context.{field}", reason="finished")
     size = hand_size(hand)
     if size < HAND_SIZE - 1 or size > HAND_SIZE:
         code = "too_few_tiles" if size < HAND_SIZE - 1 else "too_many_tiles"
         raise ScoringError(code, f"{len(hand.concealed)} standing tiles and {len(hand.melds)} melds make {size} "
                            f"tiles; a hand to analyse has {HAND_SIZE - 1} (waits) or {HAND_SIZE} (discards), "
-                           "each kong counted as 3")
+                           "each kong counted as 3", expected=HAND_SIZE - 1, given=size)
     if hand.winning_tile is not None:
         raise ScoringError("bad_request", "hand.winning_tile: a 13-tile hand has none yet; a 14-tile hand with "
-                           "its winning tile is finished: score it, or omit winning_tile to analyse its discards")
+                           "its winning tile is finished: score it, or omit winning_tile to analyse its discards",
+                           field="hand.winning_tile")
     ghosts = ghost_tiles(ruleset, context)
     check_copies(ruleset, hand, context)
     self_draw = replace(context, win="self_draw", discarder=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,37 +13,9 @@ from typing import Any
 from fanshot.scoring import ruleset_details, ruleset_summaries, score
 from fanshot.scoring.analysis import analyse
 from fanshot.scoring.errors import ScoringError
-from fanshot.scoring.hand import SPECIAL_WINS
-from fanshot.scoring.tiles import parse
+from fanshot.scoring.hand import HAND_HELP, SPECIAL_WINS, hand_from_notation
 
-# A meld in hand notation: [555s] exposed, [7777z@3z] claimed from 3z, [2222s+] added kong, (1111p) concealed kong.
-MELD_NOTATION = re.compile(r"\[(?P<open>[^\]@+]+)(?P<added>\+)?(?:@(?P<fed>\w+))?\]|\((?P<closed>[^)]+)\)")
 STAKE_NUMBERS = ("flower", "kong", "chicken")  # qianggang's "1 2 3" (seed 003), in the seed's order
-HAND_HELP = ("tiles in compact notation, standing tiles first (winning tile included), then melds: "
-             "[555s] exposed pung or chow, [7777z@3z] exposed kong claimed from 3z, [2222s+] added kong, "
-             "(1111p) concealed kong")
-
-
-def hand_from_notation(text: str) -> dict[str, Any]:
-    """A score-request `hand` from `123m456p11z [555s] (1111p)`; meld kinds follow from their tiles."""
-    melds = []
-    for match in MELD_NOTATION.finditer(text):
-        tiles = (match["open"] or match["closed"]).strip()
-        codes = parse(tiles, field=f"meld {match[0]}")
-        kind = "kong" if len(codes) == 4 else "pung" if len(set(codes)) == 1 else "chow"
-        meld: dict[str, Any] = {"kind": kind, "tiles": tiles}
-        if match["closed"]:
-            meld["concealed"] = True
-        if match["added"]:
-            meld["added"] = True
-        if match["fed"]:
-            meld["fed_by"] = match["fed"]
-        melds.append(meld)
-    concealed = MELD_NOTATION.sub(" ", text)
-    if re.search(r"[\[\]()]", concealed):
-        raise ScoringError("bad_meld", f"unbalanced brackets in {text!r}; " + HAND_HELP)
-    return {"concealed": concealed.strip(), "melds": melds}
-
 
 def request_from_args(args: argparse.Namespace) -> dict[str, Any]:
     hand = hand_from_notation(args.hand)

@@ -22,17 +22,21 @@ ERROR_CODES = {
 
 
 class ScoringError(Exception):
-    """A refused request: `code` is one of ERROR_CODES, `message` says exactly what is wrong."""
+    """A refused request: `code` is one of ERROR_CODES, `message` says exactly what is wrong, and `detail` says it
+    for a program (a client words it in its reader's language): `field`, the request member at fault
+    (`context.horses`, `hand.melds[1]`), `reason` where one code and field have several fixes, and the values a
+    fix needs (`expected` and `given`, a bad tile's `token` and `position`). docs/API.md lists the keys."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **detail: object) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"undocumented error code {code!r}")
         super().__init__(code, message)
         self.code = code
         self.message = message
+        self.detail = detail
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
-    def as_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    def as_dict(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, **({"detail": self.detail} if self.detail else {})}

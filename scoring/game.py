@@ -253,7 +253,7 @@ def _score_win(setup: Setup, state: Round, n: int, i: int, discarder: int | None
     try:
         return score(request)
     except ScoringError as error:
-        raise _error(n, error.code, f"wins[{i}] (player {win['winner']}): {error.message}") from None
+        raise _error(n, error.code, f"wins[{i}] (player {win['winner']}): {error.message}", **error.detail) from None
 
 
 def _summary(scored: dict[str, Any]) -> dict[str, Any]:
@@ -267,8 +267,8 @@ def _only_keys(raw: dict[str, Any], allowed: tuple[str, ...], n: int, where: str
         raise _error(n, "bad_request", f"{where}unknown field(s) {sorted(unknown)}; allowed: {list(allowed)}")
 
 
-def _error(n: int, code: str, message: str) -> ScoringError:
-    return ScoringError(code, f"hand {n}: {message}")
+def _error(n: int, code: str, message: str, **detail: object) -> ScoringError:
+    return ScoringError(code, f"hand {n}: {message}", **detail)
 
 
 def transfers(balances: Sequence[Decimal]) -> list[dict[str, Any]]:

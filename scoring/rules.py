@@ -128,7 +128,8 @@ def ruleset_names() -> list[str]:
 @cache
 def _raw(name: str) -> dict[str, Any]:
     if name not in ruleset_names():
-        raise ScoringError("unknown_ruleset", f"unknown rule set {name!r}; choose one of {ruleset_names()}")
+        raise ScoringError("unknown_ruleset", f"unknown rule set {name!r}; choose one of {ruleset_names()}",
+                           field="ruleset")
     text = (resources.files(__package__) / "rulesets" / f"{name}.toml").read_text(encoding="utf-8")
     raw = tomllib.loads(text)
     _check_file(name, raw)
@@ -138,9 +139,9 @@ def _raw(name: str) -> dict[str, Any]:
 def load(name: str, overrides: dict[str, Any] | None = None) -> Ruleset:
     """The rule set `name` with request option overrides applied and validated."""
     if not isinstance(name, str):
-        raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name")
+        raise ScoringError("unknown_ruleset", "ruleset: expected a rule set name", field="ruleset")
     if not isinstance(overrides, dict | None):
-        raise ScoringError("bad_option", "options: expected an object")
+        raise ScoringError("bad_option", "options: expected an object", field="options")
     if not overrides:
         return _default(name)
     key = _overrides_key(overrides)
@@ -196,7 +197,7 @@ def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dic
     for key, value in overrides.items():
         if key not in defaults:
             raise ScoringError("unknown_option", f"options.{key}: not an option of this rule set; "
-                               f"known: {sorted(defaults) + ['fans']}")
+                               f"known: {sorted(defaults) + ['fans']}", field=f"options.{key}")
         _check_option_value(key, value)
     return overrides
 
@@ -205,29 +206,33 @@ def _check_option_value(key: str, value: Any) -> None:
     kind, allowed = OPTIONS[key]
     # bool is an int subclass: compare exact types so `true` never passes for a number.
     if type(value) is not kind:
-        raise ScoringError("bad_option", f"options.{key}: expected {kind.__name__}, got {value!r}")
+        raise ScoringError("bad_option", f"options.{key}: expected {kind.__name__}, got {value!r}",
+                           field=f"options.{key}")
     if isinstance(allowed, range) and value not in allowed:
-        raise ScoringError("bad_option", f"options.{key}: {value} is outside {allowed.start}..{allowed.stop - 1}")
+        raise ScoringError("bad_option", f"options.{key}: {value} is outside {allowed.start}..{allowed.stop - 1}",
+                           field=f"options.{key}")
     if isinstance(allowed, tuple) and value not in allowed:
-        raise ScoringError("bad_option", f"options.{key}: {value!r} is not one of {list(allowed)}")
+        raise ScoringError("bad_option", f"options.{key}: {value!r} is not one of {list(allowed)}",
+                           field=f"options.{key}")
 
 
 def _check_fan_value(value: Any, where: str) -> None:
     relative = isinstance(value, str) and CAP_RELATIVE.match(value)
     if not (type(value) is int and 0 <= value <= MAX_FAN) and not (relative and int(relative[2] or 0) <= MAX_FAN):
         raise ScoringError("bad_option", f"{where}: expected a whole number 0..{MAX_FAN} or 'cap'/'cap+N', "
-                           f"got {value!r}")
+                           f"got {value!r}", field=where)
 
 
 def _apply_fan_overrides(tables: dict[str, dict[str, Any]], overrides: Any) -> None:
     if not isinstance(overrides, dict):
-        raise ScoringError("bad_option", "options.fans: expected an object of pattern id -> value")
+        raise ScoringError("bad_option", "options.fans: expected an object of pattern id -> value",
+                           field="options.fans")
     for pid, value in overrides.items():
         homes = [table for table, entries in tables.items() if pid in entries]
         if not homes:
             known = sorted(pid for entries in tables.values() for pid in entries)
             raise ScoringError("unknown_option", f"options.fans.{pid}: this rule set does not score it; "
-                               f"known: {known}")
+                               f"known: {known}", field=f"options.fans.{pid}")
         _check_fan_value(value, f"options.fans.{pid}")
         for table in homes:
             tables[table][pid] = value
@@ -237,7 +242,7 @@ def _resolve(value: int | str, cap: int, where: str) -> int:
     if isinstance(value, int):
         return value
     if cap < 0:
-        raise ScoringError("bad_option", f"{where}: {value!r} needs a cap, but this rule set has none")
+        raise ScoringError("bad_option", f"{where}: {value!r} needs a cap, but this rule set has none", field=where)
     return cap + int(value[4:] or 0)
 
 

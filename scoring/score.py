@@ -24,7 +24,7 @@ def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
     if unknown:
         raise ScoringError("bad_request", f"unknown field(s) {sorted(unknown)}; allowed: {list(REQUEST_FIELDS)}")
     if "hand" not in request:
-        raise ScoringError("bad_request", "hand: required")
+        raise ScoringError("bad_request", "hand: required", field="hand")
     ruleset = rules.load(request.get("ruleset", "jipinghu"), request.get("options"))
     return ruleset, parse_hand(request["hand"]), parse_context(request.get("context", {}))
 
@@ -62,7 +62,8 @@ def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     min_fan = ruleset.options.get("min_fan", 0)
     if not evaluation.limit and evaluation.fan_total < min_fan:
         raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
-                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)")
+                           f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)", expected=min_fan,
+                           given=evaluation.fan_total)
     return arrangement, evaluation
 
 
@@ -83,7 +84,7 @@ def _check_amounts(points: float, settlement: Settlement) -> None:
     if largest > MAX_AMOUNT:
         raise ScoringError("bad_context", f"the amounts reach {largest:.3g}, more than {MAX_AMOUNT} (2^53 - 1), the "
                            "largest that stays exact: lower context.stake (unit, or the stakes) or the fan values "
-                           "in options.fans")
+                           "in options.fans", field="context.stake", reason="amount")
 
 
 def score(request: Any) -> dict[str, Any]:
@@ -97,7 +98,9 @@ def score(request: Any) -> dict[str, Any]:
     horses_expected = _expected_horses(ruleset, hand, ghosts)
     if context.horses is not None and len(context.horses) != horses_expected:
         raise ScoringError("bad_context", f"context.horses: {horses_expected} horses are drawn for this hand "
-                           f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}")
+                           f"(options horses_with_ghost / horses_without_ghost), got {len(context.horses)}",
+                           field="context.horses", reason="count", expected=horses_expected,
+                           given=len(context.horses))
     settlement = settle(ruleset, hand, context, evaluation.points)
     _check_amounts(evaluation.points, settlement)
     options, values = ruleset.plain_tables

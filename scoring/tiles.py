@@ -86,7 +86,8 @@ def parse(text: str, *, field: str = "tiles", allow_flowers: bool = False) -> li
 
     Spaces are ignored. Raises ScoringError(code="bad_tile") naming the exact problem and position."""
     if not isinstance(text, str):
-        raise ScoringError("bad_tile", f"{field}: expected a string of tile codes, got {type(text).__name__}")
+        raise ScoringError("bad_tile", f"{field}: expected a string of tile codes, got {type(text).__name__}",
+                           field=field, reason="not_text")
     if not text:
         return []
     if text in INDEX:  # a single tile: a seat, a winning tile
@@ -107,21 +108,28 @@ def _parse_carefully(text: str, field: str, allow_flowers: bool) -> list[str]:
         elif char in LETTER_ALIASES:
             if digits:
                 raise ScoringError("bad_tile", f"{field}: digits before '{char}' at position {position} "
-                                   "have no suit letter")
+                                   "have no suit letter", **_at(field, "no_suit", text, digits[0][0], position))
             tiles.append(LETTER_ALIASES[char])
         elif char in "mpszf":
             if not digits:
                 raise ScoringError("bad_tile", f"{field}: suit letter '{char}' at position {position} "
-                                   "has no digits before it")
+                                   "has no digits before it", **_at(field, "no_digits", text, position, position + 1))
             for digit_position, digit in digits:
                 tiles.append(_checked_code(digit + char, field, digit_position, allow_flowers))
             digits = []
         else:
             raise ScoringError("bad_tile", f"{field}: unexpected character {char!r} at position {position}; "
-                               "use digits followed by m p s z f, or E S W N P F C")
+                               "use digits followed by m p s z f, or E S W N P F C",
+                               **_at(field, "not_a_tile", text, position, position + 1))
     if digits:
-        raise ScoringError("bad_tile", f"{field}: digits at the end of {text!r} have no suit letter")
+        raise ScoringError("bad_tile", f"{field}: digits at the end of {text!r} have no suit letter",
+                           **_at(field, "no_suit", text, digits[0][0], digits[-1][0] + 1))
     return tiles
+
+
+def _at(field: str, reason: str, text: str, start: int, end: int) -> dict[str, object]:
+    """The detail of a bad token: the characters `text[start:end]` and where they start."""
+    return {"field": field, "reason": reason, "token": text[start:end], "position": start}
 
 
 def _checked_code(code: str, field: str, position: int, allow_flowers: bool) -> str:
@@ -129,9 +137,11 @@ def _checked_code(code: str, field: str, position: int, allow_flowers: bool) -> 
     limit = {"z": 7, "f": 8}.get(letter, 9)
     if not 1 <= number <= limit:
         raise ScoringError("bad_tile", f"{field}: '{code}' at position {position} is not a tile "
-                           f"({letter} runs 1-{limit})")
+                           f"({letter} runs 1-{limit})", field=field, reason="not_a_tile", token=code,
+                           position=position)
     if letter == "f" and not allow_flowers:
-        raise ScoringError("bad_tile", f"{field}: flower '{code}' at position {position} belongs in `flowers`")
+        raise ScoringError("bad_tile", f"{field}: flower '{code}' at position {position} belongs in `flowers`",
+                           field=field, reason="flower", token=code, position=position)
     return code
 
 

@@ -79,6 +79,8 @@ class Layout(Settings):
                                                     "tile height up or down")
     row_reach: float = Field(3.0, gt=0, description="and lies at most this many tile widths to the right")
     group_gap: float = Field(0.35, ge=0, description="a wider gap, in tile widths, starts a new group")
+    back_gap: float = Field(1.0, ge=0, description="but between two face-down tiles (a concealed kong laid down "
+                                                   "loosely) only a gap wider than this")
     rows_down_tiles: int = Field(3, ge=2, description="rows run down the photo when at least this many tiles,")
     rows_down_share: float = Field(0.7, gt=0, le=1, description="and this share of them, have their nearest "
                                                                 "neighbour above or below")

@@ -89,11 +89,13 @@ def gaps(row: list[int], boxes: np.ndarray) -> list[float]:
             for a, b in zip(row, row[1:], strict=False)]
 
 
-def split_at_gaps(row: list[int], boxes: np.ndarray, group_gap: float) -> list[list[int]]:
-    """A left-to-right row cut wherever the gap between neighbours exceeds `group_gap` tile widths."""
+def split_at_gaps(row: list[int], boxes: np.ndarray, codes: Sequence[str], layout: Layout) -> list[list[int]]:
+    """A left-to-right row cut wherever the gap between neighbours exceeds `group_gap` tile widths, or between two
+    backs `back_gap`: a concealed kong's face-down tiles are laid down loosely, not pushed together as a hand is."""
     groups = [[row[0]]]
-    for gap, tile in zip(gaps(row, boxes), row[1:], strict=True):
-        if gap > group_gap:
+    for gap, left, tile in zip(gaps(row, boxes), row[:-1], row[1:], strict=True):
+        backs = codes[left] == BACK and codes[tile] == BACK
+        if gap > (layout.back_gap if backs else layout.group_gap):
             groups.append([])
         groups[-1].append(tile)
     return groups
@@ -148,7 +150,7 @@ def group_tiles(boxes: np.ndarray, codes: Sequence[str], layout: Layout | None =
     if not len(codes):
         return []
     layout, boxes = layout or Layout(), straighten(boxes)
-    geometric = [group for row in rows(boxes, layout) for group in split_at_gaps(row, boxes, layout.group_gap)]
+    geometric = [group for row in rows(boxes, layout) for group in split_at_gaps(row, boxes, codes, layout)]
     flowers = [i for group in geometric for i in group if is_flower(codes[i])]
     others = [kept for group in geometric if (kept := [i for i in group if not is_flower(codes[i])])]
     melds = [split_melds(group, codes, boxes) for group in others]

@@ -11,6 +11,11 @@ export class ApiError extends Error {
 
 const networkError = () => new ApiError(0, [{ code: "network", message: "no connection" }]);
 
+/** A failed answer as an ApiError: the API's own error list, or, for anything else (a proxy's 502 or 504 page,
+ *  HTML or empty), `not_json`: the server or a proxy answered, so it is not a lost connection (issue 35). */
+const answerError = (status, data) => new ApiError(status, Array.isArray(data?.errors) && data.errors.length
+  ? data.errors : [{ code: "not_json", message: `HTTP ${status} without the API's error list` }]);
+
 /** `{data, etag}` of a JSON call; `headers` are added to the request (e.g. If-Match). */
 export async function callTagged(method, url, body, headers = {}) {
   const init = { method, headers: { ...headers } };
@@ -25,8 +30,8 @@ export async function callTagged(method, url, body, headers = {}) {
     throw networkError();
   }
   const isJson = (response.headers.get("content-type") || "").includes("json");
-  const data = isJson ? await response.json() : null;
-  if (!response.ok) throw new ApiError(response.status, data?.errors ?? []);
+  const data = isJson ? await response.json().catch(() => null) : null;
+  if (!response.ok) throw answerError(response.status, data);
   return { data, etag: response.headers.get("etag") };
 }
 
@@ -45,7 +50,7 @@ export function upload(url, form, onProgress) {
     });
     request.addEventListener("load", () => {
       if (request.status >= 200 && request.status < 300) resolve(request.response);
-      else reject(new ApiError(request.status, request.response?.errors ?? []));
+      else reject(answerError(request.status, request.response));
     });
     request.addEventListener("error", () => reject(networkError()));
     request.send(form);

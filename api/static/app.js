@@ -15,7 +15,8 @@ import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
 import { clearResult, renderFlowerChoice, renderResult, renderResultError } from "./result.js";
 import {
-  LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, undoClear,
+  LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, typeHand,
+  undoClear,
 } from "./state.js";
 import { setVocabulary, tileName } from "./tiles.js";
 import { updateWaits, wireWaits } from "./waits.js";
@@ -198,6 +199,24 @@ async function nameDrawnTile(id) {
   changed();
 }
 
+/** A hand typed in notation, read by the server's parser (POST /v1/notation); a bad tile is selected in the field. */
+async function typeHandIn(event) {
+  event.preventDefault();
+  const input = $("hand-text");
+  try {
+    typeHand(state, await call("POST", "/v1/notation", { text: input.value }));
+    input.removeAttribute("aria-invalid");
+    setStatus($("type-status"), "");
+    changed();
+  } catch (error) {
+    const bad = error.errors?.[0]?.detail;
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+    if (typeof bad?.position === "number") input.setSelectionRange(bad.position, bad.position + (bad.token?.length || 1));
+    setStatus($("type-status"), () => errorText(error), true);
+  }
+}
+
 function renderLanguage() {
   translatePage(document);
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
@@ -256,6 +275,7 @@ async function start() {
   $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), () => t("cleared")); changed(); });
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
   $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
+  $("type-hand").addEventListener("submit", typeHandIn);
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();

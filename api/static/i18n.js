@@ -76,6 +76,7 @@ const WORDS = {
     game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
     game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
     game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
+    type_hand: "Or type the hand", type_hand_button: "Put in the hand",
     errors: {
       not_winning: "These tiles do not make a winning hand. Check the tiles and the melds.",
       too_many_tiles: "The hand has too many tiles: a winning hand has 14 (a kong counts as 3).",
@@ -181,6 +182,7 @@ const WORDS = {
     game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
     game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
     game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
+    type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",
     errors: {
       not_winning: "这些牌不成胡。请检查牌和副露。",
       too_many_tiles: "手牌太多了：胡牌要 14 张（杠算 3 张）。",
@@ -253,13 +255,176 @@ export function tParts(key, values = {}) {
   return phrase(key).split(/\{(\w+)\}/).map((piece, i) => (i % 2 ? fill(piece) : piece)).filter((piece) => piece !== "");
 }
 
-/** Plain words for an API refusal (an ApiError's `errors`, each with a `code`) or a failed connection. `about`
- *  names what was asked for where a code needs it ("game": `not_found` is then the game, not the photo). */
+// Refusals worded by the API's `detail` (issue 35): each names the field at fault and its fix. A refusal is worded
+// by the most specific words whose placeholders its detail fills: code@field#reason, code#reason, code@field,
+// then the code's own words above. Fields are the request's paths, a meld's index as [].
+const REFUSALS = {
+  en: {
+    fields: {
+      "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "Winning tile",
+      "hand.melds[]": "Meld {n}", "hand.melds[].kind": "Meld {n}", "hand.melds[].fed_by": "Meld {n}",
+      "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
+      "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
+      "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",
+      "context.stake": "Stakes", "context.stake.unit": "{stake_unit}", "context.stake.fee": "{stake_fee}",
+      "context.stake.flower": "{stake_flower}", "context.stake.kong": "{stake_kong}",
+      "context.stake.chicken": "{stake_chicken}", "options.ghosts": "{ghost_mode}", ruleset: "{rules}",
+      text: "Typed hand",
+    },
+    errors: {
+      "bad_tile#not_a_tile": "“{token}” (character {at}) is not a tile: write digits, then a suit letter: m characters, p dots, s bamboo, z winds and dragons (1-7), e.g. 123m 55z.",
+      "bad_tile#no_suit": "“{token}” (character {at}) has no suit letter after it: add m, p, s or z, e.g. {token}m.",
+      "bad_tile#no_digits": "“{token}” (character {at}) has no digits before it: write the numbers first, e.g. 123{token}.",
+      "bad_tile#flower": "{token} (character {at}) is a flower: add it under Flowers instead.",
+      "bad_tile#not_a_flower": "only flowers (1f-8f) belong here.",
+      "bad_tile#not_text": "write the tiles as text, e.g. 123m 55z.",
+      "bad_meld#brackets": "“{token}” (character {at}) has no partner: close each meld, [555s] exposed or (1111p) concealed.",
+      "bad_context#finished": "waits are counted for a hand still being played: clear this, or press Score for a finished hand.",
+      "bad_context@context.horses#count": "this hand draws {expected} horses; you entered {given}.",
+      "bad_context@context.ghosts#count": "this ghost mode has {expected} ghost tile(s); you entered {given}.",
+      "bad_context@context.ghosts#white": "with the white dragon as ghost, the ghost is 白: leave this empty or enter 5z.",
+      "bad_context@context.ghosts#no_ghosts": "this rule set plays no ghost tiles: leave this empty, or choose a ghost mode.",
+      "bad_context#range": "enter a number from 0 to {most}; {given} is not one.",
+      "bad_context#amount": "the payments grow too large to count exactly: lower the stakes.",
+      "bad_context#needs_win": "{special} is won by {win} only: choose {win} above, or untick {special}.",
+      "bad_context#heavenly": "{special} is the dealer's self-draw on the first turn: choose Self-draw with East as your seat, or untick it.",
+      "bad_context#earthly": "{special} is another player's self-draw on the first turn: choose Self-draw with a seat other than East, or untick it.",
+      "bad_context#human": "{special} is a win on the dealer's first discard: choose Discard, East as the discarder and another seat as yours, or untick it.",
+      "bad_context#no_melds": "{special} is a first-turn win, so the hand has no melds: dissolve them, or untick {special}.",
+      "bad_context#no_kong": "{special} needs a kong among the melds: add it, or untick {special}.",
+      "bad_context#required": "choose who discarded the winning tile.",
+      "bad_context#own_seat": "that is your own seat: choose another player.",
+      "bad_context#self_draw": "a self-draw has no discarder: choose Discard, or clear it.",
+      "bad_context#robbed": "when a kong is robbed, the robbed player (the discarder) is the liable one.",
+      "bad_context#no_replacement": "only for a kong-replacement win: tick it under Special wins, or clear this.",
+      "bad_context#no_fed_kong": "no exposed kong was made from that player's discard: set the kong's “fed by”, or clear this.",
+      "bad_meld#size": "a {kind} has {expected} tiles; this one has {given}.",
+      "bad_meld#shape": "its tiles do not make a {kind}: a chow is three in a row of one suit, a pung three and a kong four of one tile.",
+      "bad_meld#own_seat": "that is your own seat: choose who fed the kong.",
+      "bad_meld#required": "this rule set makes the discarder pay for an exposed kong: choose who fed it.",
+      "bad_meld#chow_from": "a chow is claimed only from the player before you ({seat}).",
+      "not_allowed#chow": "this rule set plays no chows: make it a pung or a kong.",
+      "not_allowed#discard": "this rule set allows self-drawn wins only: choose Self-draw.",
+      "not_allowed#multi_win": "this rule set lets only the biggest hand win on a discard (截胡): untick {multi_win}.",
+      "not_allowed@hand.flowers": "this rule set plays without flowers: take them out.",
+      "not_allowed@context.horses": "this rule set plays without horses: leave this empty.",
+      too_many_tiles: "the hand has {given} tiles; a winning hand has {expected} (a kong counts as 3). Take out the extra tiles, or put a kong's four in a meld.",
+      too_few_tiles: "the hand has {given} tiles; a winning hand has {expected} (a kong counts as 3). Add the missing tiles with +.",
+      too_many_copies: "more than four {tiles}: a set has four of each tile. Check those tiles (and the horses).",
+      below_minimum_fan: "the hand is worth {given} fan; this rule set needs {expected} to win.",
+      not_json: "The server, or a proxy in front of it, answered with an error (HTTP {status}), not the app's answer: try again in a minute.",
+      unauthorized: "This server needs its access token: open the link with the token you were given.",
+      cross_origin: "The request came from another site, so the server refused it: open the page from its own address.",
+      unknown_host: "This server does not answer to this address: open it by the name it was given.",
+    },
+  },
+  zh: {
+    fields: {
+      "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "胡的牌",
+      "hand.melds[]": "副露 {n}", "hand.melds[].kind": "副露 {n}", "hand.melds[].fed_by": "副露 {n}",
+      "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
+      "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
+      "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",
+      "context.stake": "金额", "context.stake.unit": "{stake_unit}", "context.stake.fee": "{stake_fee}",
+      "context.stake.flower": "{stake_flower}", "context.stake.kong": "{stake_kong}",
+      "context.stake.chicken": "{stake_chicken}", "options.ghosts": "{ghost_mode}", ruleset: "{rules}",
+      text: "输入的手牌",
+    },
+    errors: {
+      "bad_tile#not_a_tile": "“{token}”（第 {at} 个字符）不是牌：先写数字，再写花色字母：m 万、p 筒、s 条、z 风和箭（1-7），例如 123m 55z。",
+      "bad_tile#no_suit": "“{token}”（第 {at} 个字符）后面没有花色字母：加上 m、p、s 或 z，例如 {token}m。",
+      "bad_tile#no_digits": "“{token}”（第 {at} 个字符）前面没有数字：先写数字，例如 123{token}。",
+      "bad_tile#flower": "{token}（第 {at} 个字符）是花牌：请加在花牌里。",
+      "bad_tile#not_a_flower": "这里只能放花牌（1f-8f）。",
+      "bad_tile#not_text": "请把牌写成文字，例如 123m 55z。",
+      "bad_meld#brackets": "“{token}”（第 {at} 个字符）没有配对：每组副露都要括好，明的 [555s]，暗杠 (1111p)。",
+      "bad_context#finished": "听牌只算还在打的手牌：请清空这一项，或按“计番”算胡了的牌。",
+      "bad_context@context.horses#count": "这手牌要抽 {expected} 匹马，你输入了 {given} 匹。",
+      "bad_context@context.ghosts#count": "这种鬼牌玩法有 {expected} 张鬼牌，你输入了 {given} 张。",
+      "bad_context@context.ghosts#white": "白板做鬼时鬼牌就是白板：留空或输入 5z。",
+      "bad_context@context.ghosts#no_ghosts": "这套规则不用鬼牌：请留空，或选一种鬼牌玩法。",
+      "bad_context#range": "请输入 0 到 {most} 之间的数，{given} 不行。",
+      "bad_context#amount": "金额太大，无法精确计算：请调低金额。",
+      "bad_context#needs_win": "{special}只能{win}：请在上面选{win}，或取消{special}。",
+      "bad_context#heavenly": "{special}是庄家第一轮自摸：请选自摸、门风选东，或取消它。",
+      "bad_context#earthly": "{special}是闲家第一轮自摸：请选自摸、门风选东以外的风，或取消它。",
+      "bad_context#human": "{special}是胡庄家打出的第一张牌：请选点炮、放炮的人选东、自己坐别的位置，或取消它。",
+      "bad_context#no_melds": "{special}是第一轮就胡，不会有副露：请拆开副露，或取消{special}。",
+      "bad_context#no_kong": "{special}要有杠：请把杠加进副露，或取消{special}。",
+      "bad_context#required": "请选出放炮的人。",
+      "bad_context#own_seat": "这是你自己的位置：请选别的玩家。",
+      "bad_context#self_draw": "自摸没有放炮的人：请选点炮，或清空这一项。",
+      "bad_context#robbed": "抢杠时包牌的是被抢杠的人（放炮的人）。",
+      "bad_context#no_replacement": "只用于杠上开花：请在特殊胡法里勾上它，或清空这一项。",
+      "bad_context#no_fed_kong": "副露里没有这个人放的明杠：请设好杠的“放杠”，或清空这一项。",
+      "bad_meld#size": "{kind}要 {expected} 张牌，这组有 {given} 张。",
+      "bad_meld#shape": "这些牌不成{kind}：吃是同花色三张顺子，碰是三张、杠是四张同样的牌。",
+      "bad_meld#own_seat": "这是你自己的位置：请选放杠的人。",
+      "bad_meld#required": "这套规则的明杠由放杠的人付钱：请选出放杠的人。",
+      "bad_meld#chow_from": "只能吃上家（{seat}）的牌。",
+      "not_allowed#chow": "这套规则不能吃：请改成碰或杠。",
+      "not_allowed#discard": "这套规则只能自摸：请选自摸。",
+      "not_allowed#multi_win": "这套规则截胡，一张牌只有最大的一手能胡：请取消{multi_win}。",
+      "not_allowed@hand.flowers": "这套规则不算花牌：请把花牌拿出去。",
+      "not_allowed@context.horses": "这套规则不买马：请留空。",
+      too_many_tiles: "手牌有 {given} 张，胡牌要 {expected} 张（杠算 3 张）：拿掉多的牌，或把杠的四张放进副露。",
+      too_few_tiles: "手牌有 {given} 张，胡牌要 {expected} 张（杠算 3 张）：用 + 补上缺的牌。",
+      too_many_copies: "{tiles}超过四张：每种牌只有四张。请检查这些牌（和马牌）。",
+      below_minimum_fan: "这手牌 {given} 番，这套规则要 {expected} 番才能胡。",
+      not_json: "服务器或它前面的代理返回了错误（HTTP {status}），不是本应用的回答：请一分钟后再试。",
+      unauthorized: "这个服务器需要访问令牌：请用给你的带令牌的链接打开。",
+      cross_origin: "请求来自别的网站，服务器拒绝了：请从它自己的地址打开页面。",
+      unknown_host: "这个服务器不认这个地址：请用给你的名字打开。",
+    },
+  },
+};
+
+let nameTile = (code) => code;
+
+/** How refusals name tiles (tiles.js gives the served vocabulary's names; i18n.js cannot import it). */
+export function nameTilesWith(namer) {
+  nameTile = namer;
+}
+
+const holes = (words) => [...words.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+const fill = (words, values) => words.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? phrase(name)));
+
+/** The values a refusal's words may use: its detail, with names in the page's language. */
+function refusalValues(item, status) {
+  const detail = item.detail ?? {};
+  const values = { ...detail, ...(status !== undefined && { status }) };
+  if (typeof detail.position === "number") values.at = detail.position + 1;
+  if (typeof detail.most === "number") values.most = detail.most.toLocaleString(language);
+  const meld = /^hand\.melds\[(\d+)\]/.exec(detail.field ?? "");
+  if (meld) values.n = Number(meld[1]) + 1;
+  for (const key of ["special", "win", "kind"]) if (detail[key]) values[key] = phrase(detail[key]);
+  if (detail.kind === "kong") values.kind = language === "zh" ? "杠" : "kong";
+  if (detail.seat) values.seat = nameTile(detail.seat);
+  if (Array.isArray(detail.tiles)) values.tiles = detail.tiles.map(nameTile).join(t("game_and"));
+  return values;
+}
+
+/** One refusal in words: the field it names, then the most specific words its detail fills. */
+function wordRefusal(item, status, about) {
+  const values = refusalValues(item, status);
+  const field = (item.detail?.field ?? "").replace(/\[\d+\]/g, "[]");
+  const reason = item.detail?.reason;
+  const own = WORDS[language].errors;
+  const fits = (words) => Boolean(words) && holes(words).every((hole) => hole in values || hole in WORDS[language]);
+  const detailed = [field && reason && `${item.code}@${field}#${reason}`, reason && `${item.code}#${reason}`,
+    field && `${item.code}@${field}`, item.code].map((key) => key && REFUSALS[language].errors[key]).find(fits);
+  const text = fill((!about || !own[`${about}_${item.code}`]) && detailed
+    || (own[`${about}_${item.code}`] ?? own[item.code] ?? own.unknown), { code: item.code, ...values });
+  const label = REFUSALS[language].fields[field];
+  if (label) return `${fill(label, values)}${language === "zh" ? "：" : ": "}${text}`;
+  return language === "zh" ? text : text[0].toUpperCase() + text.slice(1);
+}
+
+/** Plain words for an API refusal (an ApiError's `errors`, each with a `code` and maybe a `detail`) or a failed
+ *  connection. `about` names what was asked for where a code needs it ("game": `not_found` is then the game). */
 export function errorText(error, about = "") {
-  const words = WORDS[language].errors;
-  const codes = error.errors?.length ? error.errors.map((item) => item.code) : [error.code ?? "network"];
-  return [...new Set(codes)].map((code) => words[`${about}_${code}`] ?? words[code] ?? words.unknown.replace("{code}", code))
-    .join(" ");
+  const items = error.errors?.length ? error.errors : [{ code: error.code ?? "network" }];
+  return [...new Set(items.map((item) => wordRefusal(item, error.status, about)))].join(" ");
 }
 
 /** Every element with data-i18n (text), data-i18n-aria (aria-label), data-i18n-alt or data-i18n-title. */
@@ -275,4 +440,7 @@ export const WORD_KEYS = Object.fromEntries(LANGUAGES.map((lang) => [lang, Objec
 /** Every phrase of a language, errors as "errors.code". */
 export const phrases = (lang) => Object.fromEntries(Object.entries(WORDS[lang]).flatMap(([key, value]) =>
   (typeof value === "string" ? [[key, value]] : Object.entries(value).map(([code, text]) => [`errors.${code}`, text]))));
-export const ERROR_CODES = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(WORDS[lang].errors)]));
+export const ERROR_CODES = Object.fromEntries(LANGUAGES.map((lang) =>
+  [lang, [...Object.keys(WORDS[lang].errors), ...Object.keys(REFUSALS[lang].errors)]]));
+/** The request fields a refusal may name, with their labels. */
+export const REFUSAL_FIELDS = Object.fromEntries(LANGUAGES.map((lang) => [lang, Object.keys(REFUSALS[lang].fields)]));

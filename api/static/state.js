@@ -165,6 +165,16 @@ export function clearHand(state) {
   state.undo = { hand, dropped };
 }
 
+/** A hand typed in notation (POST /v1/notation's tiles) in place of the hand: its tiles on the photo go to the tray
+ *  as Clear puts them (Undo brings them back), the typed ones come without a box. */
+export function typeHand(state, { concealed, melds }) {
+  clearHand(state);
+  const added = (codes) => codes.map((code) => addTile(state, code));
+  state.concealed = added(concealed);
+  state.melds = melds.map((meld) => ({ kind: meldKind(meld), tiles: added(meld.tiles), fed_by: meld.fed_by ?? "", face: null }));
+  pickWinning(state);
+}
+
 export function undoClear(state) {
   if (!state.undo) return false;
   Object.assign(state, state.undo.hand);

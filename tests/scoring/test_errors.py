@@ -36,7 +36,8 @@ def test_error_code(code: str, request_) -> None:
         score(request_)
     assert caught.value.code == code
     assert caught.value.message  # a precise message, never empty
-    assert caught.value.as_dict() == {"code": code, "message": caught.value.message}
+    assert caught.value.as_dict() == {"code": code, "message": caught.value.message,
+                                      **({"detail": caught.value.detail} if caught.value.detail else {})}
 
 
 def test_every_error_code_has_a_test() -> None:

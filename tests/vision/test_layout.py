@@ -115,6 +115,42 @@ def test_four_backs_together_are_a_concealed_kong_whose_face_is_not_shown():
     assert propose_hand(group_tiles(boxes, codes), codes)["melds"] == [{"kind": "kong", "tiles": "", "concealed": True}]
 
 
+def loose_row(codes: list[str], x: float, y: float, gaps: list[float], w: float = 30.0, h: float = 40.0):
+    """Boxes of tiles laid left to right from x with the given gaps (pixels) after each."""
+    starts = x + np.cumsum([0.0, *(w + gap for gap in gaps[:len(codes) - 1])])
+    return [(code, [start, y, start + w, y + h]) for code, start in zip(codes, starts, strict=True)]
+
+
+KONG_STANDING = ["1m", "1m", "2p", "3p", "4p", "5s", "6s", "7s", "7z", "7z", "7z"]
+
+
+@pytest.mark.parametrize("degrees", [0, 12, -20])
+@pytest.mark.parametrize(("where", "gaps"), [
+    ("its own row", [14, 3, 17]), ("its own row", [25, 25, 25]),  # gaps of half a tile to most of one
+    ("the hand's row", [16, 9, 2]), ("a row with a pung", [12, 18, 6]),
+])
+def test_four_backs_laid_loosely_are_one_concealed_kong_on_a_slant_in_any_box_order(where, gaps, degrees):
+    """Issue 35: face-down tiles are put down by hand, not pushed together, so the gaps between them are wider
+    than a standing hand's; they were split into groups of one to three backs and left out of the hand."""
+    hand_row = tile_row(KONG_STANDING[:8] if where == "a row with a pung" else KONG_STANDING, 0, 0)
+    kong_row = {"its own row": loose_row(["back"] * 4, 0, 70, gaps),
+                "the hand's row": loose_row(["back"] * 4, 11 * 32 + 20, 0, gaps),
+                "a row with a pung": tile_row(["9s"] * 3, 0, 70)
+                + loose_row(["back"] * 4, 3 * 32 + 20, 70, gaps)}[where]
+    boxes, codes = layout(hand_row, kong_row)
+    order = np.random.default_rng(sum(gaps) + abs(degrees)).permutation(len(codes))  # detections come in any order
+    boxes, codes = turned(boxes, degrees)[order], [codes[i] for i in order]
+    placed = place_hand(group_tiles(boxes, codes), codes)
+    kongs = [meld for meld in placed["melds"] if meld["kind"] == "kong"]
+    assert [sorted(codes[i] for i in kong["tiles"]) for kong in kongs] == [["back"] * 4]
+    assert kongs[0]["concealed"] and not placed["loose"]
+
+
+def test_faces_a_back_apart_still_split_at_the_gap():
+    boxes, codes = layout(tile_row(KONG_STANDING, 0, 0), loose_row(["9s", "9s", "9s"], 11 * 32 + 20, 0, [16, 16]))
+    assert [group["tiles"] for group in group_tiles(boxes, codes)] == [list(range(11)), [11], [12], [13]]
+
+
 def turned(boxes: np.ndarray, degrees: float) -> np.ndarray:
     """Axis-aligned boxes of the tiles after turning the whole table about the origin."""
     angle = np.radians(degrees)

@@ -1,0 +1,38 @@
+"""POST /v1/notation: the tiles of a hand typed in notation, read by the scorer's own parser, so that the page takes
+a typed hand without a second grammar of its own (issue 35 item 14)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body
+from pydantic import BaseModel, Field, WithJsonSchema
+
+from fanshot.api.errors import error_responses, scorer_refusals
+from fanshot.api.models import inline_schema
+from fanshot.scoring.hand import HAND_HELP, tiles_from_notation
+
+router = APIRouter()
+
+
+class NotationRequest(BaseModel):
+    text: str = Field(description=HAND_HELP, examples=["123m456p789s11z [555s] (1111p)"])
+
+
+class NotationMeld(BaseModel):
+    kind: str = Field(description="chow, pung or kong")
+    tiles: list[str]
+    concealed: bool
+    added: bool
+    fed_by: str | None
+
+
+class NotationTiles(BaseModel):
+    concealed: list[str] = Field(description="the standing tiles' codes, in the order typed")
+    melds: list[NotationMeld]
+
+
+@router.post("/v1/notation", response_model=NotationTiles, responses=error_responses(422))
+async def notation(request: Annotated[Any, Body(), WithJsonSchema(inline_schema(NotationRequest))]) -> Any:
+    with scorer_refusals():  # a bad tile is refused with its `position` in `text`
+        return tiles_from_notation(request.get("text") if isinstance(request, dict) else None)
