@@ -264,9 +264,10 @@ def _adapt(args: argparse.Namespace) -> int:
         print(f"{fraction:4.0%} {message}", file=sys.stderr)
 
     command = (f"fanshot adapt --yolo {args.yolo} --out {args.out}"
-               + (f" --models {args.models}" if args.models else "") + (" --localiser" if args.localiser else ""))
+               + (f" --models {args.models}" if args.models else "") + (" --localiser" if args.localiser else "")
+               + (f" --kind {args.kind}" if args.kind else ""))
     record = adapt(args.yolo, args.out, args.models or MODELS_DIR, progress=progress, command=command,
-                   adapt_localiser=args.localiser)
+                   adapt_localiser=args.localiser, deep={"deep": True, "head": False}.get(args.kind))
     if args.json:
         print(json.dumps(record))
         return 0
@@ -275,8 +276,8 @@ def _adapt(args: argparse.Namespace) -> int:
         figures = held[kind]
         print(f"{kind:>8} on {figures['photos']} held-out photos: F1 {figures['f1']:.4f}, "
               f"exact {figures['exact_photos']}/{figures['photos']}")
-    print(f"kept the {record['kept']} models (threshold {record['conf']}); wrote {args.out} in "
-          f"{record['seconds']:.0f} s ({record['cpu_seconds']:.0f} s CPU)")
+    print(f"kept the {record['kept']} models ({record['kind']} adaptation, threshold {record['conf']}); wrote "
+          f"{args.out} in {record['seconds']:.0f} s ({record['cpu_seconds']:.0f} s CPU)")
     return 0
 
 
@@ -377,13 +378,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=_guarded(_read))
 
     parser = subparsers.add_parser("adapt", help="adapt the recogniser to a tile set from its labelled photos "
-                                   "(a YOLO folder in our codes, e.g. the app's dataset export); no torch needed")
+                                   "(a YOLO folder in our codes, e.g. the app's dataset export)")
     parser.add_argument("--yolo", type=Path, required=True, metavar="DIR", help="YOLO folder with data.yaml")
     parser.add_argument("--out", type=Path, required=True, metavar="MODELS_DIR", help="models folder to write")
     parser.add_argument("--models", type=Path, help="base models folder (default: the shipped one)")
+    parser.add_argument("--kind", choices=("deep", "head"),
+                        help="deep: fine-tune the whole localiser and refit the classifier's last layer (needs the "
+                             "train extra: torch); head: refit last layers only, no torch (default: deep where the "
+                             "train extra is installed, else head)")
     parser.add_argument("--localiser", action="store_true",
-                        help="also refit the localiser's class scores (slower; kept only where cross-validation and "
-                             "the held-out photos read better with it)")
+                        help="head kind: also refit the localiser's class scores (slower; kept only where "
+                             "cross-validation and the held-out photos read better with it)")
     parser.add_argument("--json", action="store_true", help="print the adaptation record as JSON")
     parser.set_defaults(run=_guarded(_adapt))
 

@@ -143,7 +143,7 @@ def test_a_base_without_not_a_tile_gets_a_row_that_is_never_chosen():
 @needs_models
 def test_fanshot_adapt_writes_a_models_folder_that_read_and_eval_use(rendered, tmp_path, quick, capsys):
     out = tmp_path / "models"
-    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--json"]) == 0
+    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--kind", "head", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     meta = json.loads((out / "vision.json").read_text())
     assert meta["adaptation"] == record and record["photos"] == 6
@@ -169,7 +169,7 @@ def test_an_adapted_localiser_is_written_and_read_with(rendered, tmp_path, quick
         0.01, 0.3, 0.0 if reads is None else 1.0))  # with the localiser, cross-validation's favourite
     monkeypatch.setattr(adapt, "better", lambda after, before: True)
     out = tmp_path / "models"
-    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--localiser", "--json"]) == 0
+    assert main(["adapt", "--yolo", str(rendered), "--out", str(out), "--kind", "head", "--localiser", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["kept"] == "adapted" and record["localiser_strength"] == 0.01
     assert (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
@@ -194,7 +194,7 @@ def test_adapting_on_wrong_labels_keeps_the_base_models(rendered, tmp_path, quic
         label.write_text("".join(f"{rng.integers(42)} {' '.join(f[1:])}\n" for f in lines))
     out = tmp_path / "models"
     localiser = ["--localiser"] if localiser_strength else []
-    assert main(["adapt", "--yolo", str(bad), "--out", str(out), *localiser, "--json"]) == 0
+    assert main(["adapt", "--yolo", str(bad), "--out", str(out), "--kind", "head", *localiser, "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["kept"] == "base" and ("with_localiser" in record["cross_validated_f1"]) == bool(localiser_strength)
     for name in ("classifier.onnx", "localiser.onnx"):

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -38,6 +38,8 @@ from fanshot.vision.geometry import cut_crop
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.metrics import Boxes, multiset_scores
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
+from fanshot.vision.training import finetune
+from fanshot.vision.training.finetune import LabelledPhoto
 from fanshot.vision.training.localiser_head import (
     Adam,
     LocaliserHead,
@@ -54,6 +56,7 @@ from fanshot.vision.training.localiser_head import (
     samples,
     write_localiser,
 )
+from fanshot.vision.training.matching import match_labels
 from fanshot.vision.training.train import jitter_box
 
 LOWEST_CONF = 0.1  # candidate boxes are kept down to this localiser score; the threshold is chosen above it
@@ -64,8 +67,6 @@ MIN_PHOTOS = 2
 # The adapted models must agree with the user's own labels on at least this F1 on held-out photos: labels that
 # a model fitted on the other photos cannot reproduce are not consistent enough to learn from.
 MIN_HELD_OUT_F1 = 0.5
-MATCH_INSIDE = 0.6  # a localiser box this much inside a labelled tile is that tile (one to one)
-NEGATIVE_INSIDE = 0.2  # a localiser box this little inside every labelled tile is "not a tile" of the set
 LABEL_JITTERS = 32  # training crops per labelled box, jittered like a localiser's error and augmented
 FOUND_JITTERS = 8  # more such crops per localiser box
 AUGMENT_DEGREES, AUGMENT_SCALE, AUGMENT_SHIFT = 12.0, 0.12, 0.06
@@ -79,6 +80,7 @@ LOCALISER_STRENGTH_GRID = (0.001, 0.01, 0.1)  # L2 pull of the localiser's class
 # one photo's (its 390 weights are judged by cross-validation).
 LOCALISER_MIN_PHOTOS = 2 * FOLDS
 SEED = 0
+DEEP_FOLDS = 2  # the deep adaptation's k-fold: each fit costs what the final one does (steps scale with photos)
 
 Progress = Callable[[float, str], None]
 
@@ -187,31 +189,6 @@ def _features(image: np.ndarray, boxes: Sequence[np.ndarray], embed: ort.Inferen
     return embed.run(None, {embed.get_inputs()[0].name: to_tensor(np.stack(crops))})[1]
 
 
-def inside_share(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """The share of `box`'s area inside each of `boxes`."""
-    x1, y1 = np.maximum(box[0], boxes[:, 0]), np.maximum(box[1], boxes[:, 1])
-    x2, y2 = np.minimum(box[2], boxes[:, 2]), np.minimum(box[3], boxes[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    return inter / max((box[2] - box[0]) * (box[3] - box[1]), 1e-12)
-
-
-def _match(found: np.ndarray, scores: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """For each localiser box: the index of the labelled box it claims (one to one, best score first: the free
-    label holding most of it, at least MATCH_INSIDE), -1 for "not a tile" (under NEGATIVE_INSIDE of it in any
-    label), -2 for neither. Inside, not IoU: the localiser boxes a tile's face, a user may box the whole tile."""
-    claims = np.full(len(found), -2)
-    used = np.zeros(len(truth), dtype=bool)
-    for i in np.argsort(-scores, kind="stable"):
-        inside = inside_share(found[i], truth) if len(truth) else np.zeros(0)
-        free = np.where(used, -1.0, inside)
-        if len(free) and free.max() >= MATCH_INSIDE:
-            claims[i] = int(free.argmax())
-            used[claims[i]] = True
-        elif not len(inside) or inside.max() < NEGATIVE_INSIDE:
-            claims[i] = -1
-    return claims
-
-
 def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], models: Recogniser,
                    embed: ort.InferenceSession, base: Head, rng: np.random.Generator, *,
                    training: bool = True, label_jitters: int | None = None,
@@ -236,7 +213,7 @@ def photo_features(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], m
     found_jitters = FOUND_JITTERS if found_jitters is None else found_jitters
     # Training crops: the localiser's own boxes (as found, and jittered) with the code of the label they claim or
     # "not a tile", and jittered crops of every labelled face. Boxes on backs are the localiser's business.
-    claims = _match(found, scores, truth)
+    claims = match_labels(found, scores, truth)
     kept = [i for i, claim in enumerate(claims)
             if claim != -2 and not backs[i] and (claim == -1 or codes[claim] != BACK)]
     found_targets = [NOT_A_TILE if claims[i] == -1 else codes[claims[i]] for i in kept]
@@ -277,12 +254,13 @@ def read_photo_codes(photo: Photo, head: Head, conf: float) -> list[str]:
     return codes + [code for code in head.codes(photo.features[faces]) if code != NOT_A_TILE]
 
 
-def figures(photos: Sequence[Photo], reads: Sequence[list[str]]) -> dict[str, float]:
-    """Tile precision, recall, F1 (faces) and exact photos (backs included), as `fanshot eval` counts them."""
-    pairs = [([c for c in read if c != BACK], [c for c in photo.truth if c != BACK])
-             for photo, read in zip(photos, reads, strict=True)]
-    exact = [sorted(read) == sorted(photo.truth) for photo, read in zip(photos, reads, strict=True)]
-    return {"photos": len(photos), **multiset_scores(pairs), "exact_photos": int(sum(exact))}
+def figures(truths: Sequence[Sequence[str]], reads: Sequence[list[str]]) -> dict[str, float]:
+    """Tile precision, recall, F1 (faces) and exact photos (backs included) of photos whose labelled codes are
+    `truths`, as `fanshot eval` counts them."""
+    pairs = [([c for c in read if c != BACK], [c for c in truth if c != BACK])
+             for truth, read in zip(truths, reads, strict=True)]
+    exact = [sorted(read) == sorted(truth) for truth, read in zip(truths, reads, strict=True)]
+    return {"photos": len(truths), **multiset_scores(pairs), "exact_photos": int(sum(exact))}
 
 
 def _rank(result: dict[str, float]) -> tuple[float, int]:
@@ -319,7 +297,8 @@ def choose(photos: Sequence[Photo], base: Head, base_conf: float, reads: Sequenc
                 for conf in CONF_GRID:
                     codes[conf][i] = read_photo_codes(reads[i], head, conf)
         for conf, read in codes.items():
-            key = (*_rank(figures(photos, read)), strength)  # ties: the stronger pull, the closer to the base
+            # ties: the stronger pull, the closer to the base
+            key = (*_rank(figures([p.truth for p in photos], read)), strength)
             if best is None or key > best[0]:
                 best = (key, Choice(strength, conf, key[0]))
     assert best is not None
@@ -368,10 +347,10 @@ def localiser_photo(image_path: Path, labels: Sequence[tuple[str, np.ndarray]], 
 
 
 def boxing_f1(looks: Sequence[Look], found: Sequence[Boxes]) -> float:
-    """F1 of the localiser's boxes as the adaptation pairs them with labels (`_match`): a box that claims a
+    """F1 of the localiser's boxes as the adaptation pairs them with labels (`match_labels`): a box that claims a
     labelled tile is right, any other (a duplicate, a box across tiles, no tile) wrong. Inside, not IoU, for the
-    reason `_match` gives."""
-    right = sum(int((_match(f.boxes, f.scores, lk.truth) >= 0).sum()) for lk, f in zip(looks, found, strict=True))
+    reason `match_labels` gives."""
+    right = sum(int((match_labels(f.boxes, f.scores, lk.truth) >= 0).sum()) for lk, f in zip(looks, found, strict=True))
     boxes, tiles = sum(len(f.scores) for f in found), sum(len(lk.truth) for lk in looks)
     return 2 * right / (boxes + tiles) if boxes + tiles else 0.0
 
@@ -415,12 +394,13 @@ def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]
 
 
 def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,
-          command: str = "", adapt_localiser: bool = False) -> dict:
+          command: str = "", adapt_localiser: bool = False, deep: bool | None = None) -> dict:
     """Write to `out` a complete models folder adapted to the labelled photos of `yolo_dir` (or a copy of the
     base, if the adaptation reads the held-out photos no better); returns the `adaptation` record of its
-    vision.json: the figures on the held-out photos, base and adapted, the choice, and the time taken.
-    `adapt_localiser`: try refitting the localiser's class scores too (off by default: it costs ~20× the time and
-    has not yet measured better on unseen art; see the model card)."""
+    vision.json: its kind, the figures on the held-out photos, base and adapted, the choice, and the time taken.
+    `deep` (by default where the `train` extra is installed): fine-tune the whole localiser too (`deep_adapt`);
+    otherwise refit last layers only (`head_adapt`), where `adapt_localiser` tries refitting the localiser's class
+    scores too (off by default: it costs ~20× the time and has not yet measured better on unseen art)."""
     started, cpu_started = time.perf_counter(), time.process_time()
     report = progress or (lambda fraction, message: None)
     if out.resolve() == base_dir.resolve():
@@ -428,7 +408,31 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     photos_in = labelled_photos(yolo_dir)
     if len(photos_in) < MIN_PHOTOS:
         raise DatasetError(f"{yolo_dir}: {len(photos_in)} labelled photo(s); adapting needs at least {MIN_PHOTOS}")
+    deep = finetune.available() if deep is None else deep
+    if deep and not finetune.available():
+        raise DatasetError("adapting the whole localiser needs torch and ultralytics: pip install 'fanshot[train]'")
     meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
+    record = (deep_adapt if deep else head_adapt)(photos_in, out, base_dir, meta, report, adapt_localiser)
+    record = {
+        "kind": "deep" if deep else "head", **record,
+        "base": str(base_dir), "data": str(yolo_dir),
+        "photos": len(photos_in), "tiles": sum(len(labels) for _, labels in photos_in),
+        "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
+        "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    meta = json.loads((out / "vision.json").read_text(encoding="utf-8"))
+    meta["training"] = [*meta.get("training", []), *([command] if command else [])]
+    meta["adaptation"] = record
+    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    report(1.0, f"kept the {record['kept']} models")
+    return record
+
+
+def head_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress,
+               adapt_localiser: bool = False) -> dict:
+    """Refit the classifier's last layer (and, with `adapt_localiser`, the localiser's class scores) on
+    HELD_OUT_SHARE of the photos, keep it if it reads the rest better, then refit on all; writes `out` and
+    returns the record's figures and choices."""
     models = Recogniser.load(base_dir)
     classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
     localiser = onnx.load(str(base_dir / meta["localiser"]["file"]))
@@ -491,22 +495,90 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     kept = better(after, before)
     final = fit_head(base, *stack(photos), choice.strength) if kept else None
     final_localiser = localiser_fitted_on(range(len(photos))) if kept and trial_localiser is not None else None
-    meta = write_models(out, base_dir, meta, classifier, final, final_localiser, choice.conf)
-    record = {
+    write_models(out, base_dir, meta, classifier, final, final_localiser, choice.conf)
+    return {
         "kept": "adapted" if kept else "base",
-        "base": str(base_dir), "data": str(yolo_dir),
-        "photos": len(photos), "tiles": sum(len(p.truth) for p in photos),
         "held_out": {"photos": [photos[i].name for i in held], "base": before, "adapted": after},
         "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": cross_validated,
         "localiser_strength": localiser_strength if final_localiser is not None else None,
-        "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
-        "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    meta["training"] = [*meta.get("training", []), *([command] if command else [])]
-    meta["adaptation"] = record
-    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    report(1.0, f"kept the {record['kept']} models")
-    return record
+
+
+def deep_folds(count: int, seed: int = SEED) -> np.ndarray:
+    """Each photo's fold for judging the deep adaptation: a seeded shuffle dealt into DEEP_FOLDS."""
+    folds = np.empty(count, dtype=np.int64)
+    folds[np.random.default_rng(seed).permutation(count)] = np.arange(count) % min(count, DEEP_FOLDS)
+    return folds
+
+
+def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress,
+               adapt_localiser: bool = False) -> dict:
+    """Fine-tune the localiser and refit the classifier's last layer (`fit_deep`) on the photos of each fold but
+    one, read that fold's photos with the result as serving reads them, and keep the adaptation if all the
+    photos, so read, read better than with the base; then fit on all the photos. Writes `out` and returns the
+    record's figures and choices. (`adapt_localiser` is the head refit's: the whole localiser is trained here.)"""
+    paths = [path for path, _ in photos_in]
+    truths = [[code for code, _ in labels] for _, labels in photos_in]
+    folds = deep_folds(len(photos_in))
+    steps = DEEP_FOLDS + 1  # a fit per fold, then the final one: each a share of the progress
+    base_reads, adapted_reads = served_reads(base_dir, paths), [[] for _ in paths]
+    with tempfile.TemporaryDirectory(prefix="fanshot-deep-") as scratch:
+        for fold in range(DEEP_FOLDS):
+            held = np.flatnonzero(folds == fold)
+            folder = Path(scratch) / f"fold{fold}"
+            fit_deep([photos_in[i] for i in np.flatnonzero(folds != fold)], base_dir, meta, folder,
+                     Path(scratch) / f"work{fold}", within(report, fold / steps, (fold + 1) / steps,
+                                                           f"fold {fold + 1} of {DEEP_FOLDS}"))
+            for i, read in zip(held, served_reads(folder, [paths[i] for i in held]), strict=True):
+                adapted_reads[i] = read
+        before, after = figures(truths, base_reads), figures(truths, adapted_reads)
+        kept = better(after, before)
+        classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+        if kept:
+            choice = fit_deep(photos_in, base_dir, meta, out, Path(scratch) / "work",
+                              within(report, DEEP_FOLDS / steps, 1.0, "all photos"))
+        else:
+            choice = Choice(0.0, Recogniser.load(base_dir).config.conf)
+            write_models(out, base_dir, meta, classifier, None, None, choice.conf)
+    return {
+        "kept": "adapted" if kept else "base",
+        "held_out": {"photos": [path.name for path in paths], "folds": DEEP_FOLDS, "base": before, "adapted": after},
+        "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": {"classifier": choice.f1},
+        "localiser_strength": None, "fine_tuning": {**asdict(finetune.FINE_TUNING),
+                                                    "epochs": finetune.FINE_TUNING.epochs(len(photos_in))},
+    }
+
+
+def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: dict, out: Path, scratch: Path,
+             report: Progress) -> Choice:
+    """Write to `out` the base models with the localiser fine-tuned on the photos (their labels put in its box
+    convention first: `finetune.in_localiser_convention`) and the classifier's last layer refitted on the crops
+    it cuts, the pull and threshold chosen as `choose` does; returns that choice."""
+    base = Recogniser.load(base_dir)
+    photos = finetune.in_localiser_convention(photos_in, base)
+    localiser_file = finetune.finetune_localiser(
+        photos, base_dir / meta["localiser"]["file"], base.localiser_classes, base.localiser_size, scratch,
+        scratch / "localiser.onnx", progress=within(report, 0.0, 0.8, "fine-tuning the localiser"))
+    localiser = onnx.load(str(localiser_file))
+    classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+    write_models(scratch / "localised", base_dir, meta, classifier, None, localiser, base.config.conf)
+    models = Recogniser.load(scratch / "localised")
+    head, embed, rng = base_head(classifier, models.codes), embedding_session(classifier), np.random.default_rng(SEED)
+    features = []
+    for number, (image, labels) in enumerate(photos, 1):
+        features.append(photo_features(image, labels, models, embed, head, rng))
+        report(0.8 + 0.15 * number / len(photos), f"read {number} of {len(photos)} photos")
+    choice = choose(features, head, models.config.conf)
+    write_models(out, base_dir, meta, classifier, fit_head(head, *stack(features), choice.strength), localiser,
+                 choice.conf)
+    return choice
+
+
+def within(report: Progress, start: float, end: float, step: str) -> Progress:
+    """A progress report of one step, mapped into the share [start, end] of the whole, its messages prefixed."""
+    return lambda fraction, message: report(start + (end - start) * fraction, f"{step}: {message}")
+
+
 
 
 def write_models(out: Path, base_dir: Path, meta: dict, classifier: onnx.ModelProto, head: Head | None,
@@ -530,8 +602,13 @@ def write_models(out: Path, base_dir: Path, meta: dict, classifier: onnx.ModelPr
     return meta
 
 
+def served_reads(models_dir: Path, paths: Sequence[Path]) -> list[list[str]]:
+    """The codes the `Recogniser` of `models_dir` reads in each photo, as serving reads an upload."""
+    recogniser = Recogniser.load(models_dir)
+    return [[tile["code"] for tile in read_photo(path, recogniser)[0]["tiles"]] for path in paths]
+
+
 def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict[str, float]:
     """`figures` of the photos as the `Recogniser` of `models_dir` reads them, as serving reads an upload: the
     figure a version is kept by, and the one `GET /v1/models` shows."""
-    recogniser = Recogniser.load(models_dir)
-    return figures(photos, [[tile["code"] for tile in read_photo(path, recogniser)[0]["tiles"]] for path in paths])
+    return figures([photo.truth for photo in photos], served_reads(models_dir, paths))

@@ -1,0 +1,133 @@
+"""Fine-tune the whole localiser on a user's labelled photos, for `fanshot adapt` where the `train` extra (torch,
+ultralytics) is installed (docs/API.md "Adapting to a user's tile set").
+
+The labels are first put in the localiser's own box convention. A user boxes a tile as they see it, often with
+its body; the localiser boxes the face, and the classifier was trained on the crops it cuts. Trained on the
+user's boxes as drawn, the localiser moved every box and the classifier's reading of the crops fell from 0.975
+to 0.84-0.89 (models/EXPERIMENTS.md, 2026-12-04 evening). So a tile the shipped localiser finds keeps that box,
+and a tile it misses gets the user's box moved by the median offsets of the tiles it found."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fanshot.datasets.yolo import format_data_yaml
+from fanshot.scoring.tiles import BACK
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.recogniser import Recogniser
+from fanshot.vision.training.matching import match_labels
+
+Labels = list[tuple[str, np.ndarray]]  # (code, normalised [x1, y1, x2, y2])
+LabelledPhoto = tuple[Path, Labels]
+Progress = Callable[[float, str], None]
+CONVENTION_CONF = 0.25  # the shipped localiser's boxes kept as training boxes: the user's label confirms them
+
+
+@dataclass(frozen=True)
+class FineTuning:
+    """The localiser's fine-tuning, chosen by cross-validation within the photos of one user's set (leo's 19,
+    folds of 10 against 9; models/EXPERIMENTS.md). Steps scale with the photos: `passes` photo passes in all,
+    so a fold of 10 photos and the final fit on 19 train as long."""
+
+    passes: int = 400
+    min_epochs: int = 10
+    lr0: float = 0.001
+    batch: int = 8
+    degrees: float = 5.0  # small turns: a phone is held almost level; never flips (mirrored tiles are no tiles)
+    freeze: int = 0  # leading layers kept as shipped
+
+    def epochs(self, photos: int) -> int:
+        return max(self.min_epochs, round(self.passes / max(photos, 1)))
+
+
+FINE_TUNING = FineTuning()
+
+
+def available() -> bool:
+    """Whether the `train` extra is installed, so that the localiser can be fine-tuned here."""
+    return all(importlib.util.find_spec(name) is not None for name in ("torch", "ultralytics"))
+
+
+def box_offsets(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """The median move of each side, (found − labelled) / the label's width or height, over (label, found)
+    pairs of boxes in pixels; zero without pairs."""
+    if not pairs:
+        return np.zeros(4)
+    moves = [(found - label) / np.tile(label[2:] - label[:2], 2) for label, found in pairs]
+    return np.median(np.array(moves), axis=0)
+
+
+def in_localiser_convention(photos: Sequence[LabelledPhoto], base: Recogniser) -> list[LabelledPhoto]:
+    """The photos with each label in the localiser's box convention (the module's docstring says why): the
+    base localiser's box where it finds the tile (`match_labels`), else the label moved by `box_offsets`."""
+    found_boxes: list[dict[int, np.ndarray]] = []
+    sizes: list[np.ndarray] = []
+    for path, labels in photos:
+        image = load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+        size = np.array([image.shape[1], image.shape[0]] * 2, dtype=np.float64)
+        truth = np.array([box for _, box in labels]).reshape(-1, 4) * size
+        found = base.localise(image, CONVENTION_CONF)
+        claims = match_labels(found.boxes, found.scores, truth)
+        found_boxes.append({int(claim): found.boxes[i] / size for i, claim in enumerate(claims) if claim >= 0})
+        sizes.append(size)
+    offsets = box_offsets([(box * size, found[j] * size) for (_, labels), found, size
+                           in zip(photos, found_boxes, sizes, strict=True)
+                           for j, (_, box) in enumerate(labels) if j in found])
+    return [(path, [(code, np.clip(found.get(j, box + offsets * np.tile(box[2:] - box[:2], 2)), 0, 1))
+                    for j, (code, box) in enumerate(labels)])
+            for (path, labels), found in zip(photos, found_boxes, strict=True)]
+
+
+def write_localiser_dataset(photos: Sequence[LabelledPhoto], root: Path, classes: Sequence[str]) -> Path:
+    """A flat face/back YOLO folder of the photos (linked) for ultralytics, which then validates on them too (the
+    run keeps its last weights; nothing is chosen on val); returns its data.yaml."""
+    back = classes.index(BACK)
+    face = next(i for i, name in enumerate(classes) if name != BACK)
+    for folder in ("images", "labels"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    for number, (path, labels) in enumerate(photos):
+        image = root / "images" / f"{number:04d}{path.suffix.lower()}"
+        image.symlink_to(path.resolve())
+        lines = [f"{back if code == BACK else face} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} "
+                 f"{y2 - y1:.6f}\n" for code, (x1, y1, x2, y2) in labels]
+        (root / "labels" / f"{image.stem}.txt").write_text("".join(lines), encoding="ascii")
+    data = root / "data.yaml"
+    data.write_text(format_data_yaml(classes, [""]), encoding="utf-8")
+    return data
+
+
+def finetune_localiser(photos: Sequence[LabelledPhoto], localiser: Path, classes: Sequence[str], imgsz: int,
+                       scratch: Path, out: Path, *, settings: FineTuning | None = None,
+                       progress: Progress | None = None) -> Path:
+    """Fine-tune the `localiser` ONNX model (every layer but `settings.freeze`) on the photos, whose labels are in
+    its box convention (`in_localiser_convention`), by `settings` (default FINE_TUNING, read at call time); writes
+    the ONNX export to `out` and returns it."""
+    from fanshot.vision.training.train import COMMON_ARGS, checkpoint_from_onnx, configure_ultralytics, export
+
+    report, settings = progress or (lambda fraction, message: None), settings or FINE_TUNING
+    os.environ.setdefault("YOLO_VERBOSE", "False")  # the adaptation reports its own progress; read at import
+    data = write_localiser_dataset(photos, scratch / "data", classes)
+    configure_ultralytics(scratch / "ultralytics-config")
+    from ultralytics import YOLO
+
+    images = sorted((scratch / "data" / "images").iterdir())
+    init = checkpoint_from_onnx(localiser, images, scratch / "init.pt", names=classes)
+    epochs = settings.epochs(len(photos))
+    model = YOLO(str(init))
+    model.add_callback("on_train_epoch_end",
+                       lambda trainer: report((trainer.epoch + 1) / epochs,
+                                              f"localiser epoch {trainer.epoch + 1} of {epochs}"))
+    with contextlib.redirect_stdout(sys.stderr):  # ultralytics' own bars: stdout stays the command's (--json)
+        model.train(data=str(data), project=str(scratch.resolve()), name="localiser", epochs=epochs, imgsz=imgsz,
+                    batch=settings.batch, lr0=settings.lr0, warmup_epochs=0, freeze=settings.freeze or None,
+                    degrees=settings.degrees, close_mosaic=max(1, epochs // 5), val=False, cache="ram", workers=0,
+                    device="cpu", **COMMON_ARGS)
+        return export(scratch / "localiser" / "weights" / "last.pt", out, imgsz, dynamic=False, runs=scratch)[0]
