@@ -140,7 +140,7 @@ def with_base_tile_rows(base: Head, fitted: Head) -> Head:
 def set_score(photos: Sequence[Photo], head: Head, conf: float) -> dict[str, float]:
     """`figures` of one set read with this layer and threshold, with `score`: the tile F1, or on a set with no
     tile (clutter) the share of photos read as empty."""
-    result = figures(photos, [read_photo_codes(p, head, conf) for p in photos])
+    result = figures([p.truth for p in photos], [read_photo_codes(p, head, conf) for p in photos])
     has_tiles = any(p.truth for p in photos)
     return {**result, "score": result["f1"] if has_tiles else result["exact_photos"] / max(len(photos), 1)}
 
