@@ -3,6 +3,10 @@
 
 const WORDS = {
   en: {
+    // unsaved fixes, editing a game's hand, the layout at the table (issue 35 items 2, 7, 13)
+    unsaved: "Unsaved changes: kept on this device until you save.",
+    unsaved_not_kept: "Unsaved changes: save them before you leave (this device cannot keep a copy).",
+    draft_restored: "Your unsaved changes to this photo are back: save to keep them.",
     title: "Fanshot 番拍 — score a mahjong hand from a photo", switch_language: "中文", rules: "Rules",
     take_photo: "Take or choose a photo", photo_alt: "Your photo, with the tiles read from it",
     hint: "Tap a tile (on the photo or below) to correct it. Orange: uncertain; blue: fixed or saved by you; dashed: not in the hand.",
@@ -109,6 +113,10 @@ const WORDS = {
     },
   },
   zh: {
+    // unsaved fixes, editing a game's hand, the layout at the table (issue 35 items 2, 7, 13)
+    unsaved: "有未保存的修改：保存之前先暂存在本机上。",
+    unsaved_not_kept: "有未保存的修改：离开前请先保存（本机无法暂存）。",
+    draft_restored: "已恢复你对这张照片未保存的修改：保存后才算数。",
     title: "番拍 Fanshot — 拍照算番", switch_language: "English", rules: "规则",
     take_photo: "拍照或选择照片", photo_alt: "你的照片和读到的牌",
     hint: "点一张牌（照片上或下方）即可更正。橙色：没把握；蓝色：你改过或保存过；虚线：不在手牌里。",
