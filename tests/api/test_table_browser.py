@@ -3,6 +3,8 @@ viewports: unsaved fixes are kept and Back and Forward move between photos; a ga
 the layout keeps Save by Score, folds the waits, uses a desktop's width and marks the tile being fixed. Set-up as
 in test_browser.py: the deterministic fake recognizer, a real server, page, API and storage."""
 
+import re
+
 import httpx
 import pytest
 
@@ -71,3 +73,60 @@ def test_unsaved_fixes_are_kept_per_photo_and_back_and_forward_move_between_phot
     assert not page.evaluate(LEAVING)
     page.evaluate(f"location.hash = '#{second}'")
     shows_photo(page, second, MACHINE)  # the other photo never had a fix
+
+
+CHICKEN = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}
+
+
+def test_a_tap_on_a_hand_row_edits_the_hand_and_an_edit_from_an_older_copy_is_refused(server, page):  # noqa: F811
+    # issue 35 item 7: a hand could only be undone, never corrected
+    game_id = httpx.post(f"{server}/v1/games", json={"players": PLAYERS}).json()["id"]
+    win = {"kind": "win", "discarder": None, "wins": [{"winner": 0, "request": CHICKEN}]}
+    httpx.post(f"{server}/v1/games/{game_id}/hands", json=win).raise_for_status()
+    ready(page, f"{server}/?game={game_id}")
+    row = page.locator("#scoresheet-body tr.detail").first
+    expect(row).to_have_text(re.compile(r"^Ann \d fan self-draw$"))
+    row.click()  # the row itself, not a button in it
+    editor = page.locator("#hand-editor")
+    expect(editor).to_be_visible()
+    page.locator("#edit-winners select").select_option(label="Bo")
+    page.locator("#edit-discarder").select_option(label="Cai")
+    page.locator("#edit-save").click()
+    expect(editor).to_be_hidden()
+    expect(page.locator("#game-status")).to_have_text(re.compile(r"^Hand 1 changed: Bo \d fan on Cai's discard\.$"))
+    expect(row).to_have_text(re.compile(r"^Bo \d fan on Cai's discard$"))
+    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
+    assert (hand["discarder"], hand["wins"][0]["winner"], hand["wins"][0]["request"]) == (2, 1, CHICKEN)
+
+    page.get_by_role("button", name="Edit hand 1").click()  # the keyboard's way in: the hand's number
+    expect(editor).to_be_visible()
+    page.locator("input[name=edit-kind][value=draw]").check(force=True)
+    httpx.post(f"{server}/v1/games/{game_id}/hands", json={"kind": "draw"}).raise_for_status()  # another phone...
+    httpx.delete(f"{server}/v1/games/{game_id}/hands/1").raise_for_status()  # ...takes hand 1 away meanwhile
+    page.wait_for_timeout(300)  # the event stream may already have brought it: the editor still holds the old hand
+    page.locator("#edit-save").click()
+    expect(page.locator("#game-status")).to_have_text(
+        "The game changed on another phone meanwhile: this is it now. Try again.")
+    assert httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()["kind"] == "draw"  # the other phone's, untouched
+    expect(page.locator("#scoresheet-body tr.detail")).to_have_text(["Draw"])
+
+
+def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, page):  # noqa: F811
+    game_id = httpx.post(f"{server}/v1/games", json={"players": PLAYERS}).json()["id"]
+    httpx.post(f"{server}/v1/games/{game_id}/hands", json={"kind": "draw"}).raise_for_status()
+    ready(page, f"{server}/?game={game_id}")
+    recognition_id = upload(page)
+    fix_the_misread_tile(page)
+    page.locator("#seat_wind").select_option("3z")  # a self-draw from the west seat
+    page.locator("#score-button").click()
+    expect(page.locator("#result .payments")).to_be_visible()
+    page.locator("#scoresheet-body tr.detail").first.click()
+    page.locator("input[name=edit-kind][value=win]").check(force=True)
+    expect(page.locator("#edit-save")).to_be_disabled()  # a draw made a win needs its tiles...
+    expect(page.locator("#edit-hint")).to_contain_text("score the hand above first")
+    page.locator("#edit-use-scored").check()  # ...the hand scored above
+    expect(page.locator("#edit-winners select")).to_have_value("2")  # west in hand 1: Cai
+    page.locator("#edit-save").click()
+    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
+    assert hand["kind"] == "win" and hand["wins"][0]["recognition_id"] == recognition_id
+    assert hand["wins"][0]["request"]["hand"]["concealed"] == FIXED
