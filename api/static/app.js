@@ -239,7 +239,7 @@ async function nameDrawnTile(id) {
 function renderLanguage() {
   translatePage(document);
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
-  $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
+  $("ruleset").replaceChildren(...rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
@@ -248,6 +248,15 @@ function renderLanguage() {
   render();
   redrawResult?.();
   rewordStatuses();
+}
+
+/** A rule set's choice: its name without the note in brackets, which cut the name off on a phone (issue 35); the
+ *  whole name as its tooltip. */
+function rulesetOption(summary) {
+  const whole = currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`;
+  const option = new Option(whole.replace(/\s*[(（][^()（）]*[)）]$/, ""), summary.name);
+  option.title = whole;
+  return option;
 }
 
 function switchLanguage() {

@@ -130,3 +130,42 @@ def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, p
     hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
     assert hand["kind"] == "win" and hand["wins"][0]["recognition_id"] == recognition_id
     assert hand["wins"][0]["request"]["hand"]["concealed"] == FIXED
+
+
+FITS = """() => { const select = document.querySelector('#ruleset'), style = getComputedStyle(select);
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20; // the arrow
+  return [...select.options].filter(option => context.measureText(option.text).width > room)
+    .map(option => option.text); }"""
+
+
+def test_the_layout_at_the_table_keeps_the_name_save_and_score_and_the_tile_being_fixed_in_view(server, page):  # noqa: F811
+    # issue 35 item 13
+    ready(page, server)
+    assert page.evaluate(FITS) == []  # every rule set's whole name shows (it was cut off on the phone)
+    upload(page)
+    score, save = page.locator("#score-button").bounding_box(), page.locator("#save-button").bounding_box()
+    assert abs(score["y"] - save["y"]) < 2 and save["x"] > score["x"]  # Save beside Score, not under the game
+
+    page.locator(f"#concealed .tile-button[data-tile='{MISREAD}']").click()  # from the hand, below the photo
+    box = page.locator(f".box[data-tile='{MISREAD}']")
+    expect(box).to_have_class(re.compile(r"\bfixing\b"))  # marked on the photo while its picker is open
+    assert page.locator(".box.fixing").count() == 1
+    page.keyboard.press("Escape")
+    expect(page.locator(".box.fixing")).to_have_count(0)
+
+    box.click()
+    page.locator("#picker-actions").get_by_role("button", name="Out of the hand").click()  # 13 tiles: ready
+    fold = page.locator("#waits-section details.waits-fold")
+    expect(fold.locator("summary")).to_contain_text("left that win")
+    expect(fold.locator("summary .pick")).to_have_attribute("data-code", "3m")  # the waits, on the folded line
+    expect(fold.locator("table.waits")).to_be_hidden()  # the table of values folded away
+    fold.locator("summary").click()
+    expect(fold.locator("table.waits")).to_be_visible()
+
+    capture, hand = page.locator("#capture").bounding_box(), page.locator("#hand-section").bounding_box()
+    if page.viewport_size["width"] >= 1000:  # a desktop: the photo beside the hand, not one narrow column
+        assert capture["x"] + capture["width"] <= hand["x"] and hand["y"] < capture["y"] + capture["height"]
+    else:
+        assert hand["y"] >= capture["y"] + capture["height"]
