@@ -9,7 +9,7 @@ import io
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Header
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
@@ -19,6 +19,7 @@ from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, Stop
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
 from fanshot.api.game_store import StoredGame
 from fanshot.api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
+from fanshot.api.store import tags
 from fanshot.scoring.game import Setup, check_setup, replay, scoresheet
 
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
@@ -32,6 +33,10 @@ STORE_POLL_SECONDS = 2.0
 # How soon an EventSource reconnects after its stream ends (a restart, a network drop): `retry:` on the first event.
 RECONNECT_MS = 2000
 Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: index 0-3 in the order of `players`")]
+# A hand is named by its number, which changes when an earlier hand is deleted: a phone that edits or deletes hand n
+# sends the game's ETag it read, and another phone's change meanwhile makes it a 412, not a change to the wrong hand.
+GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read (GET answers it): the change is made "
+                                           "only if the game has not changed since (else 412)")]
 router = APIRouter()
 
 
@@ -152,11 +157,25 @@ def stored_hand(hand: WinHand | DrawHand, store: StoreDep) -> dict[str, Any]:
     return {"kind": "win", "discarder": hand.discarder, "wins": wins, **kongs}
 
 
-def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any) -> dict[str, Any]:
-    """Apply `edit(hands) -> hands` if the game still replays, then tell every follower."""
+def game_tag(version: int) -> str:
+    """The game's ETag: its version, which every change raises."""
+    return f'"{version}"'
+
+
+def tagged(body: dict[str, Any], game: dict[str, Any], status: int = 200, **headers: str) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers={"ETag": game_tag(game["version"]), **headers})
+
+
+def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any, if_match: str | None = None,
+           ) -> dict[str, Any]:
+    """Apply `edit(hands) -> hands` if the game still replays (and, with `if_match`, is still the version read),
+    then tell every follower."""
     shown: dict[str, Any] = {}
 
     def checked(game: StoredGame) -> list[dict[str, Any]]:
+        if if_match is not None and if_match != "*" and game_tag(game.version) not in tags(if_match):
+            raise Refusal(412, "precondition_failed", f"the game changed since it was read (it is at version "
+                          f"{game.version}; If-Match no longer matches): read it again")
         hands = edit(list(game.hands))
         shown.update(view(StoredGame(game.id, game.version + 1, game.created_at, game.updated_at, game.setup,
                                      hands)))
@@ -193,7 +212,8 @@ def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
 
 @router.get("/v1/games/{game_id}", response_model=Game, responses=error_responses(404))
 def get_game(game: ExistingGame) -> JSONResponse:
-    return JSONResponse(view(game))
+    shown = view(game)
+    return tagged(shown, shown)
 
 
 @router.post("/v1/games/{game_id}/hands", status_code=201, response_model=PlayedHand,
@@ -202,7 +222,7 @@ def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsD
     recorded = stored_hand(hand, store)
     game = change(game_id, games, events, lambda hands: [*hands, recorded])
     played = game["hands"][-1]
-    return JSONResponse(played, status_code=201, headers={"Location": f"/v1/games/{game_id}/hands/{played['n']}"})
+    return tagged(played, game, 201, Location=f"/v1/games/{game_id}/hands/{played['n']}")
 
 
 @router.get("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
@@ -210,25 +230,28 @@ def get_hand(game: ExistingGame, n: int) -> JSONResponse:
     return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, n)])
 
 
-@router.put("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
+@router.put("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
 def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: GameEventsDep,
-              store: StoreDep) -> JSONResponse:
+              store: StoreDep, if_match: GameIfMatch = None) -> JSONResponse:
     recorded = stored_hand(hand, store)
 
     def replaced(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         hands[hand_index(game_id, hands, n)] = recorded
         return hands
 
-    return JSONResponse(change(game_id, games, events, replaced)["hands"][n - 1])
+    game = change(game_id, games, events, replaced, if_match)
+    return tagged(game["hands"][n - 1], game)
 
 
-@router.delete("/v1/games/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404))
-def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep) -> JSONResponse:
+@router.delete("/v1/games/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
+def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
+                if_match: GameIfMatch = None) -> JSONResponse:
     def removed(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         del hands[hand_index(game_id, hands, n)]
         return hands
 
-    return JSONResponse(change(game_id, games, events, removed))
+    game = change(game_id, games, events, removed, if_match)
+    return tagged(game, game)
 
 
 @router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)

@@ -4,6 +4,7 @@ import { renderVersions, wireAdapt } from "./adapt.js";
 import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
+import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
 } from "./form.js";
@@ -25,6 +26,10 @@ let rulesets = [];
 let redrawResult = null; // draws the result on screen (or why there is none) again, in another language
 let photoToken = 0; // the photo being read; an answer about an older one is dropped
 let photoUrl = null;
+let shownPhoto = null; // the id of the photo the page shows or is loading (the address's #id), or null
+let unsaved = false; // the photo has fixes not saved yet (kept as a draft on this device meanwhile)
+let edits = 0; // counts fixes: a save answered after a later fix leaves that fix unsaved
+const PHOTO_ID = /^[0-9a-f]{32}$/;
 
 const handActions = {
   onTile: (id) => openPicker(id, changed),
@@ -40,13 +45,30 @@ function render() {
   updateWaits();
 }
 
-/** The hand, the context or the rule set changed: the result on screen no longer answers it. */
-function changed() {
+function forgetResult() {
   redrawResult = null;
   clearResult();
   scoredHand(null);
+}
+
+/** The hand, the context or the rule set changed: the result on screen no longer answers it, and a photo's fix
+ *  is unsaved until Save. */
+function changed() {
+  forgetResult();
+  if (state.recognition) noteFix();
   render();
 }
+
+/** Say the photo has unsaved changes and keep them on this device, so leaving the photo never loses them. */
+function noteFix() {
+  edits += 1;
+  unsaved = true;
+  const kept = keepDraft(localStorage, state.recognition.id, draftOf(state, scoringChoices()));
+  setStatus($("save-status"), () => t(kept ? "unsaved" : "unsaved_not_kept"));
+}
+
+/** The address of photo `id`: the page's own, with its query (`?game=`) kept. */
+const photoAddress = (id) => `${location.pathname}${location.search}${id ? `#${id}` : ""}`;
 
 function setBusy(busy) {
   document.body.classList.toggle("busy", busy);
@@ -69,7 +91,10 @@ async function readPhoto(file) {
   retryFile = null;
   $("retry-photo").hidden = true;
   resetPhoto(state); // one state per photo: nothing of the previous one can be scored or saved
-  history.replaceState(null, "", location.pathname);
+  // a history entry per photo: Back returns to the previous one (its fixes kept as a draft)
+  if (shownPhoto) history.pushState(null, "", photoAddress(null));
+  shownPhoto = null;
+  unsaved = false;
   setStatus($("save-status"), "");
   setStatus($("hand-status"), "");
   changed();
@@ -90,7 +115,8 @@ async function readPhoto(file) {
     });
     if (token !== photoToken) return;
     loadRecognition(state, recognition);
-    history.replaceState(null, "", `#${recognition.id}`);
+    shownPhoto = recognition.id;
+    history.replaceState(null, "", photoAddress(recognition.id));
     const n = recognition.tiles.length;
     const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
     // no tile read: say how to get a reading, not just the count (issue 35)
@@ -158,12 +184,24 @@ async function save() {
   }
   saving = true;
   $("save-button").disabled = true;
+  const { id } = state.recognition;
+  const sent = edits;
   try {
     const body = confirmationRequest(state, scoringChoices());
-    const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${state.recognition.id}/confirmation`, body,
+    const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${id}/confirmation`, body,
       state.etag ? { "if-match": state.etag } : {});
+    if (state.recognition?.id !== id) { // another photo meanwhile: this one is saved, its draft done with
+      dropDraft(localStorage, id);
+      return;
+    }
     state.recognition.confirmation = saved;
     state.etag = etag;
+    if (edits !== sent) { // fixed again while saving: that fix is still unsaved, its draft now over this save
+      keepDraft(localStorage, id, draftOf(state, scoringChoices()));
+      return;
+    }
+    unsaved = false;
+    dropDraft(localStorage, id);
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
     setStatus(status, () => [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
@@ -220,7 +258,7 @@ async function typeHandIn(event) {
 function renderLanguage() {
   translatePage(document);
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
-  $("ruleset").replaceChildren(...rulesets.map((summary) => new Option(currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`, summary.name)));
+  $("ruleset").replaceChildren(...rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
@@ -231,15 +269,29 @@ function renderLanguage() {
   rewordStatuses();
 }
 
+/** A rule set's choice: its name without the note in brackets, which cut the name off on a phone (issue 35); the
+ *  whole name as its tooltip. */
+function rulesetOption(summary) {
+  const whole = currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`;
+  const option = new Option(whole.replace(/\s*[(（][^()（）]*[)）]$/, ""), summary.name);
+  option.title = whole;
+  return option;
+}
+
 function switchLanguage() {
   setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
   localStorage.setItem("fanshot-language", currentLanguage());
   renderLanguage();
 }
 
+/** Show photo `id` as it was left: its saved work, then the unsaved fixes kept on this device, if any. */
 async function restore(id) {
+  const token = ++photoToken; // an upload or another photo still loading answers too late
+  shownPhoto = id;
+  leavePhoto();
   try {
     const { data: recognition, etag } = await callTagged("GET", `/v1/recognitions/${id}`);
+    if (token !== photoToken) return;
     loadRecognition(state, recognition);
     state.etag = etag;
     showPhoto(`/v1/recognitions/${id}/image`);
@@ -250,10 +302,44 @@ async function restore(id) {
       setStatus($("photo-status"), restored);
       setStatus($("save-status"), restored);
     }
+    const draft = readDraft(localStorage, id);
+    if (draft) {
+      restoreChoices(applyDraft(state, draft), rulesets);
+      unsaved = true;
+      setStatus($("photo-status"), () => t("draft_restored"));
+      setStatus($("save-status"), () => t("unsaved"));
+    }
   } catch (error) {
+    if (token !== photoToken) return;
     setStatus($("photo-status"), () => errorText(error), true);
   }
   render();
+}
+
+/** Leave the photo shown (its fixes are in its draft): an empty page until the next one is shown. */
+function leavePhoto() {
+  resetPhoto(state);
+  unsaved = false;
+  retryFile = null;
+  $("retry-photo").hidden = true;
+  $("photo").hidden = true;
+  setBusy(false);
+  for (const id of ["photo-status", "save-status", "hand-status"]) setStatus($(id), "");
+  forgetResult();
+}
+
+/** Show the photo the address names (Back, Forward, a pasted link or a changed #id), or none. */
+async function followAddress() {
+  const id = PHOTO_ID.test(location.hash.slice(1)) ? location.hash.slice(1) : null;
+  if (id === shownPhoto) return; // popstate and hashchange both come for one step back
+  if (id) {
+    await restore(id);
+  } else {
+    ++photoToken;
+    shownPhoto = null;
+    leavePhoto();
+    render();
+  }
 }
 
 async function start() {
@@ -280,8 +366,12 @@ async function start() {
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();
   wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }), () => rulesetSummary(rulesets)?.options?.flowers !== false);
-  const id = location.hash.slice(1);
-  if (/^[0-9a-f]{32}$/.test(id)) await restore(id);
+  window.addEventListener("popstate", followAddress);
+  window.addEventListener("hashchange", followAddress);
+  window.addEventListener("beforeunload", (event) => {
+    if (unsaved) event.preventDefault(); // the browser asks before leaving; the draft is kept either way
+  });
+  await followAddress();
   render();
   document.body.dataset.ready = "true"; // for tests: the page is wired
 }

@@ -53,6 +53,7 @@ export function renderBoxes() {
       box.classList.toggle("low", isLow(tile));
       box.classList.toggle("edited", tile.edited);
       box.classList.toggle("loose", loose.has(tile.id));
+      box.classList.toggle("fixing", tile.id === fixing);
       box.dataset.tile = tile.id;
       Object.assign(box.style, {
         left: `${(100 * x1) / width}%`, top: `${(100 * y1) / height}%`,
@@ -70,6 +71,14 @@ export function renderBoxes() {
     }
   }
   $("boxes").replaceChildren(...boxes);
+}
+
+let fixing = null; // the tile whose picker is open: its box is marked on the photo
+
+/** Mark tile `id`'s box as the one being fixed (its picker is open), or none. */
+export function markFixing(id) {
+  fixing = id;
+  for (const box of $("boxes").children) box.classList.toggle("fixing", box.dataset.tile === String(id));
 }
 
 /** Mark the boxes of `ids` (the tiles a suggestion changes), or none. */

@@ -1,7 +1,7 @@
 // A table's game on the page: start one, add each scored hand to it, follow its scoresheet live (Server-Sent
 // Events from /v1/games/{id}/events), record a draw, undo the last hand. The server replays the game; the page
 // only shows what it sends. The game's id is in the address (?game=…), so every phone at the table can open it.
-import { call } from "./api.js";
+import { call, callTagged } from "./api.js";
 import { $, button, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
@@ -39,6 +39,21 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
   return { method: "POST", url: `/v1/games/${game.id}/hands`, body: { kind: "win", discarder, wins: [win] } };
 }
 
+/** What replaces played `hand` after the editor's choices: a draw, or a win by `winners` (a player per win) on
+ *  `discarder`'s discard (null: self-drawn), each win's hand as recorded or, with `scored`, the hand scored on the
+ *  page (one win). The hand's other players' kongs stay. */
+export function editedHand(hand, { kind, winners, discarder, scored = null, recognitionId = null }) {
+  const kongs = hand.kongs ? { kongs: hand.kongs } : {};
+  if (kind === "draw") return { kind: "draw", ...kongs };
+  const photo = (id) => (id ? { recognition_id: id } : {});
+  const wins = scored ? [{ winner: winners[0], request: winRequest(scored), ...photo(recognitionId) }]
+    : hand.wins.map(({ request, recognition_id }, i) => ({ winner: winners[i], request, ...photo(recognition_id) }));
+  return { kind: "win", discarder, wins, ...kongs };
+}
+
+/** The If-Match of a change to `game` as this page last saw it: another phone's change meanwhile is a 412. */
+const asRead = (game) => ({ "if-match": `"${game.version}"` });
+
 /** One line per hand, in the page's language: "Bo 3 fan on Cai's discard", "Ann 1 fan self-draw", "Draw". */
 export function describeHand(game, hand) {
   if (hand.kind === "draw") return t("game_drawn");
@@ -71,15 +86,21 @@ function renderSheet(game) {
   $("scoresheet-body").replaceChildren(...game.hands.map((hand) => {
     const row = document.createElement("tr");
     row.dataset.hand = hand.n;
-    const label = cell("th", `${hand.n}`);
+    const label = cell("th", "");
     label.title = t("game_hand_title", { wind: tileName(hand.prevalent_wind), dealer: players[hand.dealer].name });
+    // a tap on a hand's row edits it (issue 35); its number is that row's button for a keyboard
+    const edit = button("edit-hand", `${hand.n}`, () => openEditor(game, hand));
+    edit.setAttribute("aria-label", t("edit_hand", { n: hand.n }));
     // any hand, not only the last, can be taken back, after a question (issue 35); later hands are recomputed
     const remove = button("delete-hand", "✕", () => removeHand(game, hand));
     remove.setAttribute("aria-label", t("game_delete_hand", { n: hand.n }));
-    label.append(remove);
+    label.append(edit, remove);
     row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), amount > 0 ? "won" : "")));
     const detail = document.createElement("tr");
     detail.className = "detail";
+    for (const line of [row, detail]) {
+      line.addEventListener("click", (event) => event.target.closest("button") || openEditor(game, hand));
+    }
     const text = cell("td", describeHand(game, hand));
     text.colSpan = players.length + 1;
     detail.append(text);
@@ -199,16 +220,21 @@ function leave() {
   clearForm();
 }
 
-/** `done(answer, game)` words what was done, in the language of the moment. */
-async function change(method, url, body, done) {
+/** `done(answer, game)` words what was done, in the language of the moment; `headers` go with the request. */
+async function change(method, url, body, done, headers = {}) {
   try {
-    const answer = await call(method, url, body);
+    const { data: answer } = await callTagged(method, url, body, headers);
     const game = view.game;
     say(() => done(answer, game));
     show(await call("GET", `/v1/games/${view.game.id}`)); // at once, whatever the event stream is doing
     return true;
   } catch (error) {
-    failed("game_not_recorded", error);
+    if (error.status === 412) { // changed on another phone since this one showed it: show it as it is now
+      say(() => t("game_changed_meanwhile"), true);
+      show(await call("GET", `/v1/games/${view.game.id}`).catch(() => view.game));
+    } else {
+      failed("game_not_recorded", error);
+    }
     return false;
   }
 }
@@ -216,7 +242,83 @@ async function change(method, url, body, done) {
 /** Take hand `hand` out of the game once the player confirms: every phone at the table sees it go. */
 function removeHand(game, hand) {
   if (!window.confirm(t("game_delete_confirm", { n: hand.n, hand: describeHand(game, hand) }))) return;
-  change("DELETE", `/v1/games/${game.id}/hands/${hand.n}`, undefined, () => t("game_hand_undone", { n: hand.n }));
+  change("DELETE", `/v1/games/${game.id}/hands/${hand.n}`, undefined, () => t("game_hand_undone", { n: hand.n }),
+    asRead(game));
+}
+
+const editing = { game: null, hand: null };
+
+function playerOptions(select, game, { optional = "" } = {}) {
+  select.replaceChildren(...(optional ? [new Option(optional, "")] : []),
+    ...game.players.map((player, i) => new Option(player.name, String(i))));
+}
+
+/** The scored hand's winner and discarder, at `hand`'s seats. */
+function scoredSeats(hand) {
+  const context = view.scored.request.context ?? {};
+  const winner = playerAt(hand.seat_winds, context.seat_wind);
+  return { winner, discarder: context.win === "discard" ? playerAt(hand.seat_winds, context.discarder) : null };
+}
+
+/** Fit the editor to its choices: a win needs a hand (recorded, or scored above); one winner per win. */
+function fitEditor() {
+  const { game, hand } = editing;
+  const useScored = $("edit-use-scored").checked && !$("edit-scored-field").hidden;
+  const kind = document.querySelector("input[name=edit-kind]:checked").value;
+  $("edit-win-fields").hidden = kind === "draw";
+  const count = useScored || hand.kind === "draw" ? 1 : hand.wins.length;
+  const winners = [...$("edit-winners").querySelectorAll("select")].map((select) => select.value);
+  $("edit-winners").replaceChildren(...Array.from({ length: count }, (_, i) => {
+    const label = document.createElement("label");
+    const select = document.createElement("select");
+    playerOptions(select, game);
+    select.value = winners[i] ?? String(hand.wins?.[i]?.winner ?? 0);
+    label.append(Object.assign(document.createElement("span"), { textContent: t("edit_winner") }), " ", select);
+    return label;
+  }));
+  $("edit-save").disabled = kind === "win" && hand.kind === "draw" && !useScored;
+  $("edit-hint").textContent = $("edit-save").disabled ? t("edit_needs_scored") : "";
+}
+
+/** The editor of played hand `hand`: winner, discarder, a draw instead, or the hand scored on the page. */
+function openEditor(game, hand) {
+  Object.assign(editing, { game, hand });
+  $("hand-editor-title").textContent = t("edit_hand_title", { n: hand.n, hand: describeHand(game, hand) });
+  for (const radio of document.querySelectorAll("input[name=edit-kind]")) radio.checked = radio.value === hand.kind;
+  $("edit-winners").replaceChildren();
+  playerOptions($("edit-discarder"), game, { optional: t("self_draw") });
+  $("edit-discarder").value = hand.discarder === null || hand.discarder === undefined ? "" : String(hand.discarder);
+  $("edit-scored-field").hidden = !view.scored || hand.wins?.length > 1;
+  $("edit-use-scored").checked = false;
+  fitEditor();
+  $("hand-editor").showModal();
+}
+
+function useScored() {
+  if ($("edit-use-scored").checked) {
+    const { winner, discarder } = scoredSeats(editing.hand);
+    document.querySelector("input[name=edit-kind][value=win]").checked = true;
+    $("edit-winners").replaceChildren();
+    fitEditor();
+    $("edit-winners").querySelector("select").value = String(winner);
+    $("edit-discarder").value = discarder === null ? "" : String(discarder);
+  }
+  fitEditor();
+}
+
+async function saveEdit() {
+  const { game, hand } = editing;
+  const scored = $("edit-use-scored").checked && !$("edit-scored-field").hidden ? view.scored : null;
+  const discarder = $("edit-discarder").value;
+  const body = editedHand(hand, {
+    kind: document.querySelector("input[name=edit-kind]:checked").value,
+    winners: [...$("edit-winners").querySelectorAll("select")].map((select) => Number(select.value)),
+    discarder: discarder === "" ? null : Number(discarder),
+    scored: scored?.request, recognitionId: scored?.recognitionId,
+  });
+  $("hand-editor").close();
+  await change("PUT", `/v1/games/${game.id}/hands/${hand.n}`, body,
+    (played, shown) => t("game_hand_edited", { n: played.n, hand: describeHand(shown, played) }), asRead(game));
 }
 
 async function start(stake) {
@@ -282,6 +384,9 @@ export function wireGame({ stake }) {
   $("record-draw").addEventListener("click", () =>
     change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, (hand) => t("game_hand_draw", { n: hand.n })));
   $("undo-hand").addEventListener("click", () => removeHand(view.game, view.game.hands.at(-1)));
+  for (const radio of document.querySelectorAll("input[name=edit-kind]")) radio.addEventListener("change", fitEditor);
+  $("edit-use-scored").addEventListener("change", useScored);
+  $("edit-save").addEventListener("click", saveEdit);
   $("share-game").addEventListener("click", shareLink);
   $("leave-game").addEventListener("click", leave);
   $("same-discard").addEventListener("change", () => view.game && fillForm(view.game));

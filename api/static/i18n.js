@@ -3,6 +3,16 @@
 
 const WORDS = {
   en: {
+    // unsaved fixes, editing a game's hand, the layout at the table (issue 35 items 2, 7, 13)
+    unsaved: "Unsaved changes: kept on this device until you save.",
+    unsaved_not_kept: "Unsaved changes: save them before you leave (this device cannot keep a copy).",
+    draft_restored: "Your unsaved changes to this photo are back: save to keep them.",
+    edit_hand: "Edit hand {n}", edit_hand_title: "Hand {n}: {hand}", edit_result: "The hand's result",
+    edit_win: "A win", edit_winner: "Winner", edit_discarder: "Won on the discard of",
+    edit_use_scored: "Its tiles: the hand scored above", edit_save: "Save this hand", edit_cancel: "Cancel",
+    edit_needs_scored: "A win needs its tiles: score the hand above first, then tick “the hand scored above”.",
+    game_hand_edited: "Hand {n} changed: {hand}.",
+    game_changed_meanwhile: "The game changed on another phone meanwhile: this is it now. Try again.",
     title: "Fanshot 番拍 — score a mahjong hand from a photo", switch_language: "中文", rules: "Rules",
     take_photo: "Take or choose a photo", photo_alt: "Your photo, with the tiles read from it",
     hint: "Tap a tile (on the photo or below) to correct it. Orange: uncertain; blue: fixed or saved by you; dashed: not in the hand.",
@@ -110,6 +120,16 @@ const WORDS = {
     },
   },
   zh: {
+    // unsaved fixes, editing a game's hand, the layout at the table (issue 35 items 2, 7, 13)
+    unsaved: "有未保存的修改：保存之前先暂存在本机上。",
+    unsaved_not_kept: "有未保存的修改：离开前请先保存（本机无法暂存）。",
+    draft_restored: "已恢复你对这张照片未保存的修改：保存后才算数。",
+    edit_hand: "修改第 {n} 手", edit_hand_title: "第 {n} 手：{hand}", edit_result: "这一手的结果",
+    edit_win: "胡牌", edit_winner: "胡牌的人", edit_discarder: "放炮的人",
+    edit_use_scored: "牌用上面算好的这手", edit_save: "保存这一手", edit_cancel: "取消",
+    edit_needs_scored: "胡牌要有牌：先在上面算好这手牌，再勾选“牌用上面算好的这手”。",
+    game_hand_edited: "第 {n} 手已修改：{hand}。",
+    game_changed_meanwhile: "别的手机刚改过这一局：这是现在的样子，请再试一次。",
     title: "番拍 Fanshot — 拍照算番", switch_language: "English", rules: "规则",
     take_photo: "拍照或选择照片", photo_alt: "你的照片和读到的牌",
     hint: "点一张牌（照片上或下方）即可更正。橙色：没把握；蓝色：你改过或保存过；虚线：不在手牌里。",

@@ -1,7 +1,7 @@
 // The tile picker: a close-up of the tile, what can be done with it, the recogniser's likely codes (the current
 // one marked) and every code. On a phone it is a sheet over the lower part of the screen, with the tile's box
 // scrolled above it.
-import { showCloseup, startMarking } from "./boxes.js";
+import { markFixing, showCloseup, startMarking } from "./boxes.js";
 import { $, button } from "./dom.js";
 import { t } from "./i18n.js";
 import { addTile, deleteTile, moveTile, newMeld, removeTile, setCode, setWinning, state } from "./state.js";
@@ -81,6 +81,8 @@ export function openPicker(id, onChange) {
   const sure = tile.box && !tile.edited ? ` · ${t("sure", { n: Math.round(100 * tile.confidence) })}` : "";
   showPicker({ title: `${tileName(tile.code)}${sure}`, tile, onPick: (code) => { setCode(state, id, code); done(); },
     actions: actions.map(([label, action]) => [label, then(action)]) });
+  markFixing(id); // the tile being fixed, marked on the photo until the picker closes
+  $("picker").addEventListener("close", () => markFixing(null), { once: true });
   revealAbovePicker(id);
 }
 

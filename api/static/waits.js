@@ -77,6 +77,16 @@ function waitsTable(waits) {
   return table;
 }
 
+/** The waits folded to one line (the tiles and how many are left), the table of what each is worth inside: a
+ *  13-row table pushed Score screens down on a phone (issue 35). */
+function waitsFold(waits) {
+  const fold = Object.assign(document.createElement("details"), { className: "waits-fold" });
+  const summary = document.createElement("summary");
+  summary.append(`${t("waits_left", { n: left(waits) })}: `, tileList(waits, "palette inline"));
+  fold.append(summary, waitsTable(waits));
+  return fold;
+}
+
 function line(text, className = "") {
   return Object.assign(document.createElement("p"), { className, textContent: text });
 }
@@ -84,7 +94,7 @@ function line(text, className = "") {
 /** The analysis as page elements. */
 export function renderAnalysis(answer) {
   const parts = [line(t("waits_headline", { n: answer.tiles, distance: distanceText(answer.shanten) }), "headline")];
-  if (answer.waits) parts.push(line(t("waits_left", { n: left(answer.waits) })), waitsTable(answer.waits));
+  if (answer.waits) parts.push(waitsFold(answer.waits));
   if (answer.useful) parts.push(line(t("waits_useful", { n: left(answer.useful) })), tileList(answer.useful, "palette useful"));
   if (answer.discards) {
     // the discards that keep the hand nearest to winning; the others folded away

@@ -651,11 +651,13 @@ def test_drawing_a_box_can_be_cancelled_and_leaves_nothing_behind(server, page, 
     expect(page.locator("#photo")).not_to_have_class(re.compile(r"\bmarking\b"))
     # a box redrawn and then cancelled comes back as it was
     box = page.locator(f".box[data-tile='{MISREAD}']")
-    before = box.bounding_box()
+    on_photo = """box => { const photo = document.querySelector('#photo-image').getBoundingClientRect();
+      const r = box.getBoundingClientRect(); return [r.left - photo.left, r.top - photo.top, r.width, r.height]; }"""
+    before = box.evaluate(on_photo)  # where on the photo, whatever drawing scrolled
     box.click()
     page.get_by_role("button", name="□ Redraw its box").click()
     page.keyboard.press("Escape")
-    assert box.bounding_box() == before
+    assert box.evaluate(on_photo) == before
 
 
 # ---- 9. accessibility ------------------------------------------------------------------------------------------------

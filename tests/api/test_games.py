@@ -88,6 +88,28 @@ def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(clien
     assert game["version"] == 6  # created, three hands, an edit, a delete
 
 
+def test_an_edit_or_delete_with_the_etag_read_is_refused_once_another_phone_changed_the_game(client):
+    # issue 35 item 7: a hand is named by its number, which another phone's delete changes
+    game_id = new_game(client)["id"]
+    add(client, game_id, DRAW)
+    add(client, game_id, self_draw(1))
+    read = client.get(f"/v1/games/{game_id}")
+    etag = read.headers["etag"]
+    assert etag == f'"{read.json()["version"]}"'
+    deleted = client.delete(f"/v1/games/{game_id}/hands/1", headers={"if-match": etag})  # another phone
+    assert deleted.status_code == 200 and deleted.headers["etag"] == f'"{deleted.json()["version"]}"'
+    # this phone meant hand 2 (the win), which is hand 1 now: refused, nothing changed
+    for method in ("PUT", "DELETE"):
+        refused = client.request(method, f"/v1/games/{game_id}/hands/1", headers={"if-match": etag},
+                                 json=DRAW if method == "PUT" else None)
+        assert refused.status_code == 412, refused.text
+        assert refused.json()["errors"][0]["code"] == "precondition_failed"
+    assert client.get(f"/v1/games/{game_id}").json() == deleted.json()
+    edited = client.put(f"/v1/games/{game_id}/hands/1", json=DRAW, headers={"if-match": deleted.headers["etag"]})
+    assert edited.status_code == 200 and edited.json()["kind"] == "draw"
+    assert client.put(f"/v1/games/{game_id}/hands/1", json=DRAW).status_code == 200  # no If-Match: no check
+
+
 def test_截胡_is_recorded_with_only_the_biggest_hand_paid(client):
     game_id = new_game(client, ruleset="qianggang", stake={"chicken": 3})["id"]
     hand = add(client, game_id, on_discard(3, (0, CHICKEN), (2, PUNGS)))

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describeHand, handChange, playerAt, reconnectDelay, winRequest } from "../../api/static/game.js";
+import { describeHand, editedHand, handChange, playerAt, reconnectDelay, winRequest } from "../../api/static/game.js";
 import { setLanguage } from "../../api/static/i18n.js";
 
 const hand = { concealed: "123m456p789s555s11z", winning_tile: "1z" };
@@ -54,4 +54,17 @@ for (const [lang, expected] of Object.entries(lines)) {
 
 test("a follower given up by EventSource tries again after 1 s, doubling, at most 30 s", () => {
   assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 10].map(reconnectDelay), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+});
+
+test("an edited hand keeps each win's recorded hand and photo, or takes the hand scored on the page", () => {
+  const played = { ...game.hands[0], kongs: [{ player: 3, kind: "concealed" }] };
+  // the winner and the discarder corrected: the recorded hand, its photo and the others' kongs stay
+  assert.deepEqual(editedHand(played, { kind: "win", winners: [2], discarder: null }), {
+    kind: "win", discarder: null, wins: [{ winner: 2, request: { hand }, recognition_id: "r1" }],
+    kongs: [{ player: 3, kind: "concealed" }] });
+  // the tiles corrected: the hand scored on the page, without what the game fills in
+  const scored = { ruleset: "jipinghu", hand: { concealed: "11122z" }, context: { seat_wind: "3z", win: "discard", discarder: "1z" } };
+  assert.deepEqual(editedHand(played, { kind: "win", winners: [2], discarder: 0, scored, recognitionId: "r2" }).wins,
+    [{ winner: 2, request: { hand: { concealed: "11122z" } }, recognition_id: "r2" }]);
+  assert.deepEqual(editedHand(played, { kind: "draw" }), { kind: "draw", kongs: [{ player: 3, kind: "concealed" }] });
 });
