@@ -210,7 +210,7 @@ def _eval(args: argparse.Namespace) -> int:
     results = _evaluate(sets, args.models, args.conf, args.without, args)
     about = _about(args.models, args.conf, args.without, args)
     if args.figures:
-        args.figures.write_text(json.dumps(figures_document(results, about), indent=1) + "\n", encoding="utf-8")
+        args.figures.write_text(json.dumps(figures_document(results, about)) + "\n", encoding="utf-8")
     if args.report:
         print(f"wrote {write_report(args.report, results, about)}", file=sys.stderr)
     _print_reports(args, {result.name: result.summary for result in results})
@@ -237,8 +237,7 @@ def _evaluate(sets: list[Path], models: Path | None, conf: float | None, without
 def _about(models: Path | None, conf: float | None, without: list[str], args: argparse.Namespace) -> dict:
     """What a report is of: the models folder, its version (a digest of its files), the settings read with and
     the command line."""
-    from fanshot.vision.recogniser import MODELS_DIR
-    from fanshot.vision.report import models_version
+    from fanshot.vision.recogniser import MODELS_DIR, models_version
 
     config = _load(models, conf, without).config
     return {"models": str(models or MODELS_DIR), "version": models_version(models or MODELS_DIR),

@@ -6,7 +6,6 @@ side by side. Drawn with Pillow; I/O only here."""
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 from collections.abc import Sequence
@@ -273,7 +272,7 @@ def write_report(out: Path, results: Sequence[SetResult], about: dict,
     the candidate's sets, the two versions' names and the candidate's `about`, drawn after the base's sets."""
     out.mkdir(parents=True, exist_ok=True)
     document = figures_document(results, about)
-    (out / "figures.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    (out / "figures.json").write_text(json.dumps(document) + "\n", encoding="utf-8")
     body = ["<h1>Fanshot recogniser report</h1>", _about(about), rows_table(results)]
     if comparison is not None:
         verdict, candidate, names, candidate_about = comparison
@@ -286,12 +285,3 @@ def write_report(out: Path, results: Sequence[SetResult], about: dict,
     (out / "index.html").write_text(page, encoding="utf-8")
     return out / "index.html"
 
-
-def models_version(folder: Path) -> str:
-    """A models folder's version: the first 12 hex digits of the SHA-256 of its vision.json and the files it
-    names, so that two folders holding the same models and settings have the same version."""
-    meta = json.loads((folder / "vision.json").read_text(encoding="utf-8"))
-    digest = hashlib.sha256((folder / "vision.json").read_bytes())
-    for stage in ("localiser", "classifier"):
-        digest.update((folder / meta[stage]["file"]).read_bytes())
-    return digest.hexdigest()[:12]

@@ -36,7 +36,7 @@ from fanshot.scoring.tiles import BACK
 from fanshot.vision.evaluate import read_photo
 from fanshot.vision.geometry import cut_crop
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.metrics import Boxes, multiset_scores
+from fanshot.vision.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
 from fanshot.vision.training.localiser_head import (
     Adam,
@@ -277,12 +277,14 @@ def read_photo_codes(photo: Photo, head: Head, conf: float) -> list[str]:
     return codes + [code for code in head.codes(photo.features[faces]) if code != NOT_A_TILE]
 
 
-def figures(photos: Sequence[Photo], reads: Sequence[list[str]]) -> dict[str, float]:
-    """Tile precision, recall, F1 (faces) and exact photos (backs included), as `fanshot eval` counts them."""
+def figures(photos: Sequence[Photo], reads: Sequence[list[str]]) -> dict:
+    """Tile precision, recall, F1 (faces) and exact photos (backs included), as `fanshot eval` counts them, and
+    per class (`classes`, backs included), as `fanshot eval --report` does (the app's `GET /v1/models/{id}/figures`)."""
     pairs = [([c for c in read if c != BACK], [c for c in photo.truth if c != BACK])
              for photo, read in zip(photos, reads, strict=True)]
     exact = [sorted(read) == sorted(photo.truth) for photo, read in zip(photos, reads, strict=True)]
-    return {"photos": len(photos), **multiset_scores(pairs), "exact_photos": int(sum(exact))}
+    return {"photos": len(photos), **multiset_scores(pairs), "exact_photos": int(sum(exact)),
+            "classes": class_scores([(read, list(photo.truth)) for photo, read in zip(photos, reads, strict=True)])}
 
 
 def _rank(result: dict[str, float]) -> tuple[float, int]:
@@ -478,7 +480,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     report(0.9, "chose whether to adapt the localiser")
     before = served_figures(base_dir, held_photos, held_paths)
 
-    def held_out_figures(localiser_model: onnx.ModelProto | None, chosen: Choice) -> dict[str, float]:
+    def held_out_figures(localiser_model: onnx.ModelProto | None, chosen: Choice) -> dict:
         trial = fit_head(base, *stack(fit_photos), chosen.strength)
         with tempfile.TemporaryDirectory() as folder:
             write_models(Path(folder), base_dir, meta, classifier, trial, localiser_model, chosen.conf)
@@ -530,7 +532,7 @@ def write_models(out: Path, base_dir: Path, meta: dict, classifier: onnx.ModelPr
     return meta
 
 
-def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict[str, float]:
+def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict:
     """`figures` of the photos as the `Recogniser` of `models_dir` reads them, as serving reads an upload: the
     figure a version is kept by, and the one `GET /v1/models` shows."""
     recogniser = Recogniser.load(models_dir)
