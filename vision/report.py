@@ -147,13 +147,14 @@ def side_by_side(left: Image.Image, right: Image.Image, titles: tuple[str, str])
 
 # The page
 
-STYLE = """body{font:15px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#222}
+STYLE = """body{font:15px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1400px;padding:0 16px;color:#222}
 table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th:first-child,td:first-child{text-align:left}th{background:#f2f2f2}h2{margin-top:40px;border-top:2px solid #444;
 padding-top:12px}figure{display:inline-block;margin:0 12px 16px 0;vertical-align:top;max-width:100%}
 figure img{max-width:100%;border:1px solid #bbb}figcaption{font-size:13px;max-width:720px}pre{background:#f6f6f6;
 padding:8px;overflow:auto;font-size:12px}.key span{display:inline-block;padding:0 6px;margin-right:8px}
-.grid{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}"""
+.grid{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}.grid table{font-size:13px}
+.grid td,.grid th{padding:2px 6px}.side{max-width:440px}"""
 KEY = ('<p class="key">' + "".join(f'<span style="{style}rgb{COLOURS[kind]}">{words}</span>' for kind, style, words in (
     ("right", "border:2px solid ", "read right"), ("misread", "background:", "misread: true → read"),
     ("missed", "color:white;background:", "missed: its true code"),
@@ -182,8 +183,10 @@ def rows_table(results: Sequence[SetResult]) -> str:
 
 
 def _bins_table(heading: str, bins: dict) -> str:
+    """Bins that hold a tile, true or read (an empty bin's F1 of 0 would say nothing)."""
     return _table((heading, "true tiles", "tiles read", "P", "R", "F1"),
-                  [(name, f["tiles"], f["found"], f["precision"], f["recall"], f["f1"]) for name, f in bins.items()])
+                  [(name, f["tiles"], f["found"], f["precision"], f["recall"], f["f1"]) for name, f in bins.items()
+                   if f["tiles"] or f["found"]])
 
 
 def _errors_caption(reading: Reading) -> str:
@@ -210,7 +213,7 @@ def set_section(out: Path, number: int, result: SetResult, figures: dict) -> str
                             else "This set has no true boxes: tiles are paired by code, and a photo's one true and "
                             "one read tile left over as a misread.") + "</p>",
              f'<div class="grid"><img src="set{number}-confusion.png" '
-             f'alt="confusion matrix of {html.escape(result.name)}"><div>']
+             f'alt="confusion matrix of {html.escape(result.name)}"><div class="side">']
     if figures["by_width"]:
         parts.append("<h3>F1 by tile width</h3><p>px at the photo's full resolution</p>"
                      + _bins_table("width", figures["by_width"]))
@@ -219,7 +222,7 @@ def set_section(out: Path, number: int, result: SetResult, figures: dict) -> str
                      "tile read where none is, where the recogniser placed it</p>"
                      + _bins_table("position", figures["by_position"]))
     classes = [(code, f["tiles"], f["found"], f["precision"], f["recall"], f["f1"])
-               for code, f in figures["classes"].items() if f["tiles"] or f["found"]]
+               for code, f in figures["classes"].items() if f["tiles"] or f["found"]]  # as `_bins_table`
     half = max(1, -(-len(classes) // 2))
     parts.append("</div></div><h3>Per class</h3><p>Tiles counted as the set's F1 counts them: a code's tiles read "
                  "right in a photo are as many as both the truth and the reading hold.</p><div class=\"grid\">"
