@@ -3,7 +3,6 @@ the store, the tile recognizer, the model versions it may use and the pool recog
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -51,13 +50,10 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
 @cache
 def load_shipped_models() -> str:
     """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
-    from fanshot.vision.recogniser import MODELS_DIR, shipped
+    from fanshot.vision.recogniser import MODELS_DIR, models_version, shipped
 
     shipped()
-    digest = hashlib.sha256()
-    for name in ("vision.json", "localiser.onnx", "classifier.onnx"):
-        digest.update((MODELS_DIR / name).read_bytes())
-    return digest.hexdigest()[:12]
+    return models_version(MODELS_DIR)
 
 
 def store(request: Request) -> Store:

@@ -1,12 +1,12 @@
 """Model versions of the app (docs/API.md "Adapting to a user's tile set"): the shipped models (`base`) and the
 versions `fanshot adapt` makes from the confirmed photos, each a models folder under DATA_DIR/models/<id>, listed
-with the figures measured on held-out confirmed photos. The active version and the adaptation jobs live in the
-database (api/database.py), so every worker process reads the same active version on each request and sees every
-job's progress.
+with the figures measured on held-out confirmed photos, and each with its per-class figures (`figures`). The active
+version and the adaptation jobs live in the database (api/database.py), so every worker process reads the same
+active version on each request and sees every job's progress.
 
-An adaptation runs as a background thread of the process that was asked; its progress is written to the job's
-row. A new version is made active by itself only when it reads its held-out photos at least as well as the active
-version read its own; a worse one is listed, never switched to, and `PUT /v1/models/active` switches by hand."""
+An adaptation runs as a background thread of the process that was asked; its progress is written to the job's row. A
+new version is made active by itself only when it reads its held-out photos at least as well as the active version
+read its own; a worse one is listed, never switched to, and `PUT /v1/models/active` switches by hand."""
 
 from __future__ import annotations
 
@@ -59,6 +59,33 @@ def held_out_figures(adaptation: dict[str, Any]) -> dict[str, Any]:
             "base_exact_photos": held["base"]["exact_photos"]}
 
 
+FIGURES = "figures.json"  # in a models folder: `fanshot eval --figures`'s output, the shipped models' in models/
+
+
+def adaptation_figures(version_id: str, adaptation: dict[str, Any]) -> dict[str, Any]:
+    """A version's per-class figures from its adaptation record: its and the shipped models' reading of the photos
+    held out of the adaptation (`classes` is None in a record made before they were kept)."""
+    held = adaptation["held_out"]
+    sets = {name: {"photos": figures["photos"], "precision": figures["precision"], "recall": figures["recall"],
+                   "f1": figures["f1"], "exact_photos": figures["exact_photos"], "classes": figures.get("classes"),
+                   "confusion": None}
+            for name, figures in (("held out", held["adapted"]), ("held out, shipped models", held["base"]))}
+    return {"version": version_id, "of": "the confirmed photos held out of its adaptation, read by this version and "
+            "by the shipped models; tiles are counted by code, as the F1 is (no confusion matrix: the adaptation "
+            "keeps no boxes)", "command": None, "sets": sets}
+
+
+def report_figures(version_id: str, report: dict[str, Any]) -> dict[str, Any]:
+    """A version's per-class figures from a models folder's figures.json (`fanshot eval --figures`)."""
+    sets = {name: {"photos": figures["row"]["images"], "precision": figures["row"]["precision"],
+                   "recall": figures["row"]["recall"], "f1": figures["row"]["f1"],
+                   "exact_photos": round(figures["row"]["exact_match"] * figures["row"]["images"]),
+                   "classes": figures["classes"], "confusion": figures["confusion"]}
+            for name, figures in report["sets"].items()}
+    return {"version": version_id, "of": f"the sets named, read by models version {report['version']}",
+            "command": report["command"], "sets": sets}
+
+
 class ModelVersions:
     def __init__(self, engine: Engine, root: Path, base: Path | None = None) -> None:
         self.engine, self.root, self.base = engine, root, base
@@ -94,12 +121,28 @@ class ModelVersions:
         with reading(self.engine) as db:
             rows = db.execute(select(model_versions.c.id, model_versions.c.created_at, model_versions.c.adaptation)
                               .order_by(model_versions.c.created_at)).all()
-        versions = [{"id": BASE, "created_at": None, "active": active == BASE, "photos": 0, "held_out": None}]
+        versions = [{"id": BASE, "created_at": None, "active": active == BASE, "photos": 0, "held_out": None,
+                     "figures": f"/v1/models/{BASE}/figures"}]
         for version_id, created_at, adaptation in rows:
             record = json.loads(adaptation)
             versions.append({"id": version_id, "created_at": created_at, "active": active == version_id,
-                             "photos": record["photos"], "held_out": held_out_figures(record)})
+                             "photos": record["photos"], "held_out": held_out_figures(record),
+                             "figures": f"/v1/models/{version_id}/figures"})
         return {"active": active, "versions": versions}
+
+    def figures(self, version_id: str) -> dict[str, Any] | None:
+        """A version's per-class figures (`GET /v1/models/{id}/figures`): the shipped models' from their
+        figures.json, an adapted version's from its held-out photos; None for an unknown version or a base folder
+        without figures.json."""
+        if version_id == BASE:
+            from fanshot.vision.recogniser import MODELS_DIR
+
+            source = (self.base or MODELS_DIR) / FIGURES
+            return report_figures(BASE, json.loads(source.read_text(encoding="utf-8"))) if source.is_file() else None
+        with reading(self.engine) as db:
+            adaptation = db.execute(select(model_versions.c.adaptation)
+                                    .where(model_versions.c.id == version_id)).scalar()
+        return adaptation_figures(version_id, json.loads(adaptation)) if adaptation else None
 
     def _held_out_f1(self, version_id: str) -> float:
         if version_id == BASE:

@@ -304,6 +304,39 @@ class ModelVersion(BaseModel):
     active: bool
     photos: int = Field(description="confirmed photos it was adapted on (0: the shipped models)")
     held_out: HeldOutFigures | None
+    figures: str = Field(description="the URL of its per-class figures (GET /v1/models/{id}/figures)")
+
+
+class ClassFigures(BaseModel):
+    tiles: int = Field(description="true tiles of this code")
+    found: int = Field(description="tiles read as this code")
+    precision: float
+    recall: float
+    f1: float
+
+
+class Confusion(BaseModel):
+    true: list[str] = Field(description="the rows: the 43 codes, then `not a tile` (a tile read where none is)")
+    read: list[str] = Field(description="the columns: the 43 codes, then `missed` (a true tile read as nothing)")
+    counts: list[list[int]]
+
+
+class SetFigures(BaseModel):
+    photos: int
+    precision: float
+    recall: float
+    f1: float
+    exact_photos: int
+    classes: dict[str, ClassFigures] | None = Field(description="per code, backs included; null where the "
+                                                    "adaptation record predates them")
+    confusion: Confusion | None = Field(description="tiles paired by box (null where there are no boxes)")
+
+
+class ModelFigures(BaseModel):
+    version: str
+    of: str = Field(description="what the figures were measured on, in words")
+    command: str | None = Field(description="the command that measured them (null: the adaptation did)")
+    sets: dict[str, SetFigures]
 
 
 class ModelListing(BaseModel):

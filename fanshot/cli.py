@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `fanshot ... | head` ends quietly, like other tools
     args = build_parser().parse_args(argv)
+    args.argv = sys.argv[1:] if argv is None else argv  # the command line, for what records it (eval --report)
     return args.run(args)
 
 

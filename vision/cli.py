@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from fanshot.vision.choice import Verdict
     from fanshot.vision.recogniser import Recogniser
 
 
@@ -157,13 +159,16 @@ def _refit(args: argparse.Namespace) -> int:
 
 def _recogniser(args: argparse.Namespace) -> Recogniser:
     """The recogniser of --models (default: the shipped one), with --conf and --without where a command has them."""
+    return _load(args.models, getattr(args, "conf", None), getattr(args, "without", []))
+
+
+def _load(models: Path | None, conf: float | None, without: list[str]) -> Recogniser:
+    """The recogniser of a models folder (None: the shipped one), its threshold and stages changed as given."""
     from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 
-    recogniser = Recogniser.load(args.models or MODELS_DIR)
-    config = recogniser.config
-    if getattr(args, "conf", None) is not None:
-        config = config.changed(conf=args.conf)
-    return recogniser.with_config(config.without(*getattr(args, "without", [])))
+    recogniser = Recogniser.load(models or MODELS_DIR)
+    config = recogniser.config if conf is None else recogniser.config.changed(conf=conf)
+    return recogniser.with_config(config.without(*without))
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -194,8 +199,84 @@ def _eval(args: argparse.Namespace) -> int:
     sets = [*args.sets, *args.yolo]
     if not sets:
         raise ValueError("name at least one manifest (.jsonl) or YOLO folder to evaluate")
-    recogniser = _recogniser(args)  # loaded once, outside the per-photo timing
-    reports = {str(path): evaluate_set(path, recogniser, args.split, args.photos) for path in sets}
+    if args.compare:
+        return _compare(args, sets)
+    if not args.report and not args.figures:
+        recogniser = _recogniser(args)  # loaded once, outside the per-photo timing
+        _print_reports(args, {str(path): evaluate_set(path, recogniser, args.split, args.photos) for path in sets})
+        return 0
+    from fanshot.vision.report import figures_document, write_report
+
+    results = _evaluate(sets, args.models, args.conf, args.without, args)
+    about = _about(args.models, args.conf, args.without, args)
+    if args.figures:
+        args.figures.write_text(json.dumps(figures_document(results, about)) + "\n", encoding="utf-8")
+    if args.report:
+        print(f"wrote {write_report(args.report, results, about)}", file=sys.stderr)
+    _print_reports(args, {result.name: result.summary for result in results})
+    return 0
+
+
+def _evaluate(sets: list[Path], models: Path | None, conf: float | None, without: list[str],
+              args: argparse.Namespace) -> list:
+    """Each set read by one version, with each photo's reading kept (vision/report.py's `SetResult`s)."""
+    from fanshot.vision.evaluate import evaluate_set
+    from fanshot.vision.report import SetResult
+
+    recogniser = _load(models, conf, without)
+    results = []
+    for path in sets:
+        readings: list = []
+        summary = evaluate_set(path, recogniser, args.split, True, readings)
+        if not args.photos:  # per-photo multisets only where asked for (--json --photos, --compare)
+            summary.pop("photos")
+        results.append(SetResult(str(path), summary, readings))
+    return results
+
+
+def _about(models: Path | None, conf: float | None, without: list[str], args: argparse.Namespace) -> dict:
+    """What a report is of: the models folder, its version (a digest of its files), the settings read with and
+    the command line."""
+    from fanshot.vision.recogniser import MODELS_DIR, models_version
+
+    config = _load(models, conf, without).config
+    return {"models": str(models or MODELS_DIR), "version": models_version(models or MODELS_DIR),
+            "settings": {"localiser": {"conf": config.conf}, "recogniser": config.section()},
+            "command": shlex.join(["fanshot", *args.argv])}
+
+
+def _compare(args: argparse.Namespace, sets: list[Path]) -> int:
+    """Both versions over the same sets, judged by the choice rule (vision/choice.py), as `fanshot choose` does."""
+    from fanshot.vision.choice import verdict
+
+    if args.conf is not None or args.without or args.photos:
+        raise ValueError("with --compare, name each side's settings: --base-conf, --base-without, "
+                         "--candidate-conf, --candidate-without (--conf, --without and --photos are for one version)")
+    (base_models, candidate_models), sides = args.compare, []
+    for models, conf, without in ((base_models, args.base_conf, args.base_without),
+                                  (candidate_models, args.candidate_conf, args.candidate_without)):
+        args.photos = True
+        sides.append((_evaluate(sets, models, conf, without, args), _about(models, conf, without, args)))
+    (base, base_about), (candidate, candidate_about) = sides
+    result = verdict({r.name: r.summary for r in base}, {r.name: r.summary for r in candidate})
+    if args.report:
+        from fanshot.vision.report import write_report
+
+        names = (_side_name(base_models, args.base_conf, args.base_without),
+                 _side_name(candidate_models, args.candidate_conf, args.candidate_without))
+        print(f"wrote {write_report(args.report, base, base_about, (result, candidate, names, candidate_about))}",
+              file=sys.stderr)
+    _print_verdict(result, args.json)
+    return 0
+
+
+def _side_name(models: Path, conf: float | None, without: list[str]) -> str:
+    """A version as the report titles it: its folder and what was changed, e.g. `models --without zoom_in`."""
+    return " ".join([str(models), *([f"--conf {conf:g}"] if conf is not None else []),
+                     *(f"--without {stage}" for stage in without)])
+
+
+def _print_reports(args: argparse.Namespace, reports: dict[str, dict]) -> None:
     if args.json:  # one set: its report, as before; several: {set: report}
         print(json.dumps(next(iter(reports.values())) if len(reports) == 1 else reports))
     elif len(reports) == 1:
@@ -212,7 +293,6 @@ def _eval(args: argparse.Namespace) -> int:
                      for key in ROW_COLUMNS]
             variants = ", ".join(f"{key} {value:.3f}" for key, value in report.items() if key.startswith("recall["))
             print(f"| {name} | " + " | ".join(cells) + f" | {variants} | {_widths(report.get('by_width', {}))} |")
-    return 0
 
 
 def _widths(by_width: dict) -> str:
@@ -233,18 +313,23 @@ def _read_report(path: Path) -> dict:
 
 
 def _choose(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
-
     from fanshot.vision.choice import verdict
 
     base, candidate = _read_report(args.base), _read_report(args.candidate)
     if len(base) == len(candidate) == 1:  # one set each, named by its report file: pair them
         candidate = dict(zip(base, candidate.values(), strict=True))
-    result = verdict(base, candidate)
-    if args.json:
+    _print_verdict(verdict(base, candidate), args.json)
+    return 0
+
+
+def _print_verdict(result: Verdict, as_json: bool) -> None:
+    """The choice rule's verdict: a row per set with its change and interval, then whether the candidate ships."""
+    from dataclasses import asdict
+
+    if as_json:
         print(json.dumps({"ships": result.ships, "mean_change": result.mean_change, "reasons": result.reasons,
                           "sets": [{**asdict(c), "change": c.change, "falls": c.falls} for c in result.changes]}))
-        return 0
+        return
     print("| set | tiles | base F1 | candidate F1 | change | 95 % interval | tile errors | falls |")
     print("|---|---:|---:|---:|---:|---|---|---|")
     for c in result.changes:
@@ -253,7 +338,6 @@ def _choose(args: argparse.Namespace) -> int:
               f"{'yes' if c.falls else ''} |")
     print(f"mean change {result.mean_change:+.4f}: " + ("ships" if result.ships else
                                                          "does not ship: " + "; ".join(result.reasons)))
-    return 0
 
 
 def _adapt(args: argparse.Namespace) -> int:
@@ -406,6 +490,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--photos", action="store_true",
                         help="with --json: each photo's tiles found and true, for `fanshot choose`")
+    parser.add_argument("--report", type=Path, metavar="DIR",
+                        help="write a report to look at: DIR/index.html (opens from disk), its images and "
+                        "figures.json: per-class figures, a confusion matrix, F1 by tile width and position, the "
+                        "worst photos drawn")
+    parser.add_argument("--figures", type=Path, metavar="FILE",
+                        help="write the report's figures alone (its figures.json) to FILE")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BASE", "CANDIDATE"),
+                        help="read the sets with two models folders and judge the candidate by the choice rule, as "
+                        "`fanshot choose` does (with --report: the photos they read differently, side by side)")
+    for side in ("base", "candidate"):
+        parser.add_argument(f"--{side}-conf", type=_threshold, help=f"with --compare: the {side}'s localiser "
+                            "score threshold")
+        parser.add_argument(f"--{side}-without", action="append", default=[], choices=STAGES, metavar="STAGE",
+                            help=f"with --compare: the {side} reads with this stage switched off (repeatable)")
     parser.set_defaults(run=_guarded(_eval))
 
     parser = subparsers.add_parser("choose", help="judge a candidate by the choice rule: two `fanshot eval --json "

@@ -14,9 +14,10 @@ from PIL import Image
 from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
+from fanshot.vision.breakdown import Reading, places
 from fanshot.vision.config import Layout
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.layout import group_tiles, propose_hand
+from fanshot.vision.layout import group_tiles, place_hand, propose_hand
 from fanshot.vision.metrics import (
     COCO_THRESHOLDS,
     Boxes,
@@ -146,20 +147,35 @@ class Tally:
                                in zip(self.pairs, self.false, strict=True)]} if photos else {})}
 
 
-def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = False) -> dict:
+def found_boxes(result: dict) -> Boxes:
+    """The tiles a recognition result reports, as scored `Boxes` in the frame it read."""
+    tiles = result["tiles"]
+    return Boxes(np.array([t["box"] for t in tiles]).reshape(-1, 4), [t["code"] for t in tiles],
+                 np.array([t["confidence"] for t in tiles]))
+
+
+def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = False,
+                      readings: list[Reading] | None = None) -> dict:
+    """`readings`, if given, gets each photo's `Reading` (for `fanshot eval --report`); a manifest has no boxes."""
     tally = Tally()
     entries = list(manifest_entries(manifest))
     for image, truth, backs in progress(entries, f"eval {manifest.parent.name}", len(entries)):
-        tally.add(*read_photo(image, recogniser), truth + [BACK] * backs)
+        result, ms = read_photo(image, recogniser)
+        tally.add(result, ms, truth + [BACK] * backs)
+        if readings is not None:
+            readings.append(Reading(image, Boxes(np.zeros((0, 4)), truth + [BACK] * backs), found_boxes(result),
+                                    places(result["hand_tiles"], len(result["tiles"])), ms))
     return tally.summary(photos)
 
 
-def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:
+def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photos: bool = False,
+                  readings: list[Reading] | None = None) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
     against the labels of one split of a YOLO folder (our class names), the localiser's box P/R/F1 and the
     classifier's accuracy on the boxes it matched (`stage_scores`), and P/R/F1 by the tiles' width at the photo's
     full resolution (`by_width`). Photos with a `fanshot synth` sidecar
-    also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`)."""
+    also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`).
+    `readings`, if given, gets each photo's `Reading`, its true tiles placed by the layout on their labelled boxes."""
     names = read_names(root)
     folder = root / split if split in split_names(root) else root
     tally, detections, truths, scales = Tally(), [], [], []
@@ -172,9 +188,13 @@ def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photo
         truth = [names[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
         truths.append(Boxes(np.array(corners).reshape(-1, 4) * [width, height, width, height], truth))
-        tiles = result["tiles"]
-        detections.append(Boxes(np.array([t["box"] for t in tiles]).reshape(-1, 4), [t["code"] for t in tiles],
-                                np.array([t["confidence"] for t in tiles])))
+        detections.append(found_boxes(result))
+        if readings is not None:
+            layout = recogniser.config.layout
+            readings.append(Reading(image, truths[-1], detections[-1],
+                                    places(result["hand_tiles"], len(result["tiles"])), ms, scales[-1],
+                                    places(place_hand(group_tiles(truths[-1].boxes, truth, layout), truth),
+                                           len(truth))))
         tally.add(result, ms, truth)
         if (hand := true_hand(image)) is not None:
             tally.add_hand(result, hand, truths[-1], recogniser.config.layout)
@@ -185,8 +205,9 @@ def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photo
             "by_width": scores_by_width(detections, truths, scales)}
 
 
-def evaluate_set(path: Path, recogniser: Recogniser, split: str = "test", photos: bool = False) -> dict:
+def evaluate_set(path: Path, recogniser: Recogniser, split: str = "test", photos: bool = False,
+                 readings: list[Reading] | None = None) -> dict:
     """`evaluate_yolo` for a folder (a YOLO folder with data.yaml), `evaluate_manifest` for a manifest file."""
     if path.is_dir():
-        return evaluate_yolo(path, recogniser, split, photos)
-    return evaluate_manifest(path, recogniser, photos)
+        return evaluate_yolo(path, recogniser, split, photos, readings)
+    return evaluate_manifest(path, recogniser, photos, readings)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fanshot.scoring.tiles import BACK
+from fanshot.scoring.tiles import BACK, DETECTOR_CLASSES
 from fanshot.vision.geometry import iou
 
 COCO_THRESHOLDS = tuple(np.round(np.arange(0.5, 0.96, 0.05), 2))
@@ -31,6 +31,26 @@ def multiset_scores(pairs: Iterable[tuple[Sequence[str], Sequence[str]]]) -> dic
     recall = hits / true if true else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1}
+
+
+def class_scores(pairs: Iterable[tuple[Sequence[str], Sequence[str]]],
+                 codes: Sequence[str] = DETECTOR_CLASSES) -> dict[str, dict[str, float]]:
+    """`multiset_scores` per code: a code's tiles read right in a photo are as many as both multisets hold of it
+    (so the codes' counts add up to the set's). Per code: true tiles, tiles found, precision, recall, F1."""
+    right, found, true = Counter(), Counter(), Counter()
+    for guess, truth in pairs:
+        right.update(Counter(guess) & Counter(truth))
+        found.update(guess)
+        true.update(truth)
+    return {code: tile_figures(right[code], found[code], right[code], true[code]) for code in codes}
+
+
+def tile_figures(right: int, found: int, read: int, true: int) -> dict[str, float]:
+    """A bin's figures from its counts: tiles found (`right` of them right) and true tiles (`read` of them read):
+    true tiles, tiles found, precision, recall, F1."""
+    precision, recall = (right / found if found else 0.0), (read / true if true else 0.0)
+    return {"tiles": true, "found": found, "precision": precision, "recall": recall,
+            "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0}
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
@@ -63,12 +83,12 @@ def class_ap(detections: Sequence[Boxes], truths: Sequence[Boxes], name: str, th
     if not total:
         return 0.0
     used = [np.zeros(len(boxes), dtype=bool) for boxes in targets]
-    hits = np.array([_claim(box, targets[photo], used[photo], threshold) is not None for _, photo, box in found])
+    hits = np.array([claim(box, targets[photo], used[photo], threshold) is not None for _, photo, box in found])
     tp = np.cumsum(hits)
     return average_precision(tp / total, tp / np.arange(1, len(found) + 1))
 
 
-def _claim(box: np.ndarray, targets: np.ndarray, used: np.ndarray, threshold: float) -> int | None:
+def claim(box: np.ndarray, targets: np.ndarray, used: np.ndarray, threshold: float) -> int | None:
     """The unused target with the highest IoU ≥ threshold with `box`, marked used; None if there is none."""
     if not len(targets):
         return None
@@ -88,7 +108,7 @@ def stage_scores(detections: Sequence[Boxes], truths: Sequence[Boxes], threshold
     for det, truth in zip(detections, truths, strict=True):
         used = np.zeros(len(truth.classes), dtype=bool)
         for i in np.argsort(-det.scores, kind="stable"):
-            j = _claim(det.boxes[i], truth.boxes, used, threshold)
+            j = claim(det.boxes[i], truth.boxes, used, threshold)
             if j is not None:
                 matched += 1
                 right += det.classes[i] == truth.classes[j]
@@ -139,7 +159,7 @@ def scores_by_width(detections: Sequence[Boxes], truths: Sequence[Boxes], scales
         right = np.zeros(len(det.classes), dtype=bool)
         read = np.zeros(len(truth.classes), dtype=bool)
         for i in np.argsort(-det.scores, kind="stable"):
-            j = _claim(det.boxes[i], truth.boxes, used, threshold)
+            j = claim(det.boxes[i], truth.boxes, used, threshold)
             if j is not None and det.classes[i] == truth.classes[j]:
                 right[i] = read[j] = True
         for width, ok in zip(tile_widths(det.boxes, scale), right, strict=True):
@@ -148,10 +168,5 @@ def scores_by_width(detections: Sequence[Boxes], truths: Sequence[Boxes], scales
         for width, ok in zip(tile_widths(truth.boxes, scale), read, strict=True):
             tally = counts.setdefault(width_bin(width), [0, 0, 0, 0])
             tally[2], tally[3] = tally[2] + ok, tally[3] + 1
-    report = {}
-    for name in (width_bin(edge - 1) for edge in (*WIDTH_BINS, np.inf)):
-        right, found, read, true = counts.get(name, [0, 0, 0, 0])
-        precision, recall = (right / found if found else 0.0), (read / true if true else 0.0)
-        report[name] = {"tiles": true, "found": found, "precision": precision, "recall": recall,
-                        "f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0}
-    return report
+    return {name: tile_figures(*counts.get(name, [0, 0, 0, 0]))
+            for name in (width_bin(edge - 1) for edge in (*WIDTH_BINS, np.inf))}

@@ -7,6 +7,7 @@ row or a close-up vouches for them, and layout groups the tiles and proposes a h
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass, replace
@@ -422,3 +423,13 @@ def for_models(models_dir: Path = MODELS_DIR) -> Recogniser:
 def shipped() -> Recogniser:
     """The recogniser of the shipped models."""
     return for_models(MODELS_DIR)
+
+
+def models_version(folder: Path) -> str:
+    """A models folder's version: the first 12 hex digits of the SHA-256 of its vision.json and the two models it
+    names, so that two folders holding the same models and settings have the same version."""
+    meta = json.loads((folder / "vision.json").read_text(encoding="utf-8"))
+    digest = hashlib.sha256((folder / "vision.json").read_bytes())
+    for stage in ("localiser", "classifier"):
+        digest.update((folder / meta[stage]["file"]).read_bytes())
+    return digest.hexdigest()[:12]

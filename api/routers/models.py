@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
 from fanshot.api.model_versions import Busy, NotEnough
-from fanshot.api.models import ActiveModel, AdaptJob, ModelListing
+from fanshot.api.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
 
 router = APIRouter()
 
@@ -17,6 +17,16 @@ router = APIRouter()
 @router.get("/v1/models", response_model=ModelListing)
 def list_models(versions: ModelVersionsDep) -> JSONResponse:
     return JSONResponse(versions.listing())
+
+
+@router.get("/v1/models/{version_id}/figures", response_model=ModelFigures, responses=error_responses(404))
+def model_figures(version_id: str, versions: ModelVersionsDep) -> JSONResponse:
+    figures = versions.figures(version_id)
+    if figures is None:
+        raise Refusal(404, "not_found", f"no figures for model version {version_id!r}: an unknown version, or shipped "
+                      "models whose folder has no figures.json (`fanshot eval SET --models DIR --figures "
+                      "DIR/figures.json` makes one)")
+    return JSONResponse(figures)
 
 
 @router.put("/v1/models/active", response_model=ModelListing, responses=error_responses(404))

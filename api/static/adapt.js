@@ -12,6 +12,10 @@ function versionItem(version) {
   item.textContent = `${version.id === "base" ? t("model_base") : version.id}${figures
     ? ` — ${t("model_figures", { photos: figures.photos, f1: figures.f1.toFixed(3), base_f1: figures.base_f1.toFixed(3) })}`
     : ""} `;
+  const link = document.createElement("a");
+  link.href = version.figures; // its per-class figures, as JSON
+  link.textContent = t("class_figures");
+  item.append(link, " ");
   if (version.active) item.append(t("active_model"));
   else item.append(button("quiet", t("use_model"), () => switchTo(version.id)));
   return item;

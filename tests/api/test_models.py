@@ -3,6 +3,7 @@ back, recognitions recording their version, several processes agreeing on the ac
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -18,8 +19,9 @@ pytestmark = pytest.mark.storage  # every test here reads or writes records or p
 
 
 def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
-    return {"base": {"photos": 2, "f1": base_f1, "exact_photos": 0}, "adapted": {"photos": 2, "f1": f1,
-                                                                                 "exact_photos": 1}}
+    return {"base": {"photos": 2, "f1": base_f1, "exact_photos": 0, "precision": base_f1, "recall": base_f1},
+            "adapted": {"photos": 2, "f1": f1, "exact_photos": 1, "precision": f1, "recall": f1,
+                        "classes": {"1m": {"tiles": 2, "found": 1, "precision": 1.0, "recall": 0.5, "f1": 2 / 3}}}}
 
 
 def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None):
@@ -87,7 +89,8 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     adapter = fake_adapter(0.97)
     client = app_client(tmp_path, adapter, storage=storage)
     assert client.get("/v1/models").json() == {"active": "base", "versions": [
-        {"id": "base", "created_at": None, "active": True, "photos": 0, "held_out": None}]}
+        {"id": "base", "created_at": None, "active": True, "photos": 0, "held_out": None,
+         "figures": "/v1/models/base/figures"}]}
     confirm_photos(client, 3)
     job = adapt(client)
     assert job["state"] == "done" and job["progress"] == 1 and job["outcome"]["activated"] is True
@@ -104,6 +107,38 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     assert rolled_back.status_code == 200 and rolled_back.json()["active"] == "base"
     recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
     assert recognition["model_version"] == "base"
+
+
+def test_each_version_links_its_per_class_figures(tmp_path, storage):
+    from fanshot.vision.recogniser import MODELS_DIR
+
+    client = app_client(tmp_path, fake_adapter(0.97), storage=storage)
+    confirm_photos(client, 2)
+    version = adapt(client)["version"]
+    links = {v["id"]: v["figures"] for v in client.get("/v1/models").json()["versions"]}
+
+    shipped = client.get(links["base"]).json()
+    measured = json.loads((MODELS_DIR / "figures.json").read_text())
+    assert shipped["command"] == measured["command"] and shipped["command"].startswith("fanshot eval ")
+    (name, figures), = shipped["sets"].items()
+    assert figures["classes"] == measured["sets"][name]["classes"] and len(figures["classes"]) == 43
+    assert figures["f1"] == measured["sets"][name]["row"]["f1"] and len(figures["confusion"]["counts"]) == 44
+
+    adapted = client.get(links[version]).json()
+    assert adapted["command"] is None and "held out" in adapted["of"]
+    assert adapted["sets"]["held out"]["classes"]["1m"]["recall"] == 0.5
+    assert adapted["sets"]["held out, shipped models"]["classes"] is None  # not in this (older-style) record
+    assert client.get("/v1/models/nope/figures").json()["errors"][0]["code"] == "not_found"
+
+
+def test_shipped_models_without_figures_say_how_to_make_them(tmp_path, storage):
+    bare = tmp_path / "bare-models"
+    bare.mkdir()
+    app = create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile, base_models=bare,
+                     **(storage or {}))
+    OPENED.append(app)
+    response = local_client(app).get("/v1/models/base/figures")
+    assert response.status_code == 404 and "--figures" in response.json()["errors"][0]["message"]
 
 
 def test_a_version_worse_than_the_active_one_is_listed_but_never_switched_to(tmp_path, storage):

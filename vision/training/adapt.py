@@ -36,7 +36,7 @@ from fanshot.scoring.tiles import BACK
 from fanshot.vision.evaluate import read_photo
 from fanshot.vision.geometry import cut_crop
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.metrics import Boxes, multiset_scores
+from fanshot.vision.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
 from fanshot.vision.training import finetune
 from fanshot.vision.training.finetune import LabelledPhoto
@@ -254,13 +254,15 @@ def read_photo_codes(photo: Photo, head: Head, conf: float) -> list[str]:
     return codes + [code for code in head.codes(photo.features[faces]) if code != NOT_A_TILE]
 
 
-def figures(truths: Sequence[Sequence[str]], reads: Sequence[list[str]]) -> dict[str, float]:
+def figures(truths: Sequence[Sequence[str]], reads: Sequence[list[str]]) -> dict:
     """Tile precision, recall, F1 (faces) and exact photos (backs included) of photos whose labelled codes are
-    `truths`, as `fanshot eval` counts them."""
+    `truths`, as `fanshot eval` counts them, and per class (`classes`, backs included), as `fanshot eval --report`
+    does (the app's `GET /v1/models/{id}/figures`)."""
     pairs = [([c for c in read if c != BACK], [c for c in truth if c != BACK])
              for truth, read in zip(truths, reads, strict=True)]
     exact = [sorted(read) == sorted(truth) for truth, read in zip(truths, reads, strict=True)]
-    return {"photos": len(truths), **multiset_scores(pairs), "exact_photos": int(sum(exact))}
+    return {"photos": len(truths), **multiset_scores(pairs), "exact_photos": int(sum(exact)),
+            "classes": class_scores([(read, list(truth)) for truth, read in zip(truths, reads, strict=True)])}
 
 
 def _rank(result: dict[str, float]) -> tuple[float, int]:
@@ -482,7 +484,7 @@ def head_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
     report(0.9, "chose whether to adapt the localiser")
     before = served_figures(base_dir, held_photos, held_paths)
 
-    def held_out_figures(localiser_model: onnx.ModelProto | None, chosen: Choice) -> dict[str, float]:
+    def held_out_figures(localiser_model: onnx.ModelProto | None, chosen: Choice) -> dict:
         trial = fit_head(base, *stack(fit_photos), chosen.strength)
         with tempfile.TemporaryDirectory() as folder:
             write_models(Path(folder), base_dir, meta, classifier, trial, localiser_model, chosen.conf)
@@ -608,7 +610,7 @@ def served_reads(models_dir: Path, paths: Sequence[Path]) -> list[list[str]]:
     return [[tile["code"] for tile in read_photo(path, recogniser)[0]["tiles"]] for path in paths]
 
 
-def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict[str, float]:
+def served_figures(models_dir: Path, photos: Sequence[Photo], paths: Sequence[Path]) -> dict:
     """`figures` of the photos as the `Recogniser` of `models_dir` reads them, as serving reads an upload: the
     figure a version is kept by, and the one `GET /v1/models` shows."""
     return figures([photo.truth for photo in photos], served_reads(models_dir, paths))
