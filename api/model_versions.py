@@ -56,7 +56,9 @@ def held_out_figures(adaptation: dict[str, Any]) -> dict[str, Any]:
     held = adaptation["held_out"]
     return {"photos": held["adapted"]["photos"], "f1": held["adapted"]["f1"],
             "exact_photos": held["adapted"]["exact_photos"], "base_f1": held["base"]["f1"],
-            "base_exact_photos": held["base"]["exact_photos"]}
+            "base_exact_photos": held["base"]["exact_photos"],
+            # versions made before the deep kind existed were all head refits
+            "kind": adaptation.get("kind", "head")}
 
 
 FIGURES = "figures.json"  # in a models folder: `fanshot eval --figures`'s output, the shipped models' in models/

@@ -296,6 +296,9 @@ class HeldOutFigures(BaseModel):
     exact_photos: int
     base_f1: float = Field(description="tile F1 of the shipped models on the same photos")
     base_exact_photos: int
+    kind: Literal["deep", "head"] = Field(description="deep: the localiser fine-tuned and the classifier's last "
+                                          "layer refitted (the train extra was installed); head: last layers "
+                                          "refitted only, without torch")
 
 
 class ModelVersion(BaseModel):

@@ -10,7 +10,7 @@ function versionItem(version) {
   const item = document.createElement("li");
   const figures = version.held_out;
   item.textContent = `${version.id === "base" ? t("model_base") : version.id}${figures
-    ? ` — ${t("model_figures", { photos: figures.photos, f1: figures.f1.toFixed(3), base_f1: figures.base_f1.toFixed(3) })}`
+    ? ` — ${t(figures.kind === "deep" ? "adapted_deep" : "adapted_head")}, ${t("model_figures", { photos: figures.photos, f1: figures.f1.toFixed(3), base_f1: figures.base_f1.toFixed(3) })}`
     : ""} `;
   const link = document.createElement("a");
   link.href = version.figures; // its per-class figures, as JSON

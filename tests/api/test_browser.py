@@ -745,6 +745,8 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     expect(page.locator("#adapt-status")).to_contain_text("now active")
     expect(page.locator("#model-versions li")).to_have_count(2)
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("F1 0.970 (shipped 0.800)")
+    # which kind of adaptation made it (issue 34: the page says whether torch trained the localiser)
+    expect(page.locator("#model-versions li").nth(1)).to_contain_text("localiser and classifier trained on your tiles")
     link = page.locator("#model-versions li").nth(1).get_by_role("link", name="per-class figures")
     assert httpx.get(f"{server}{link.get_attribute('href')}").json()["sets"]["held out"]["classes"]["1m"]["tiles"] == 2
     page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models

@@ -35,7 +35,7 @@ def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None 
             gate.wait(10)
         out.mkdir(parents=True)
         (out / "vision.json").write_text("{}")
-        return {"kept": kept, "photos": 3, "held_out": figures(f1)}
+        return {"kind": "deep", "kept": kept, "photos": 3, "held_out": figures(f1)}
 
     adapter.seen = seen  # type: ignore[attr-defined]
     return adapter
@@ -98,7 +98,8 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     listing = client.get("/v1/models").json()
     new = listing["versions"][1]
     assert listing["active"] == new["id"] == job["version"] and new["active"] and new["photos"] == 3
-    assert new["held_out"] == {"photos": 2, "f1": 0.97, "exact_photos": 1, "base_f1": 0.8, "base_exact_photos": 0}
+    assert new["held_out"] == {"photos": 2, "f1": 0.97, "exact_photos": 1, "base_f1": 0.8, "base_exact_photos": 0,
+                               "kind": "deep"}
     recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
     assert recognition["model_version"] == new["id"]
     assert client.get(f"/v1/recognitions/{recognition['id']}").json()["model_version"] == new["id"]
@@ -241,3 +242,10 @@ def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
     job = adapt(client)
     assert job["state"] == "done", job["message"]
     assert job["outcome"]["figures"]["photos"] == 1  # 30 % of 4 photos held out
+
+
+def test_a_version_adapted_before_the_deep_kind_existed_is_listed_as_a_head_refit():
+    from fanshot.api.model_versions import held_out_figures
+
+    assert held_out_figures({"kept": "adapted", "held_out": figures(0.9)})["kind"] == "head"
+    assert held_out_figures({"kind": "deep", "kept": "adapted", "held_out": figures(0.9)})["kind"] == "deep"
