@@ -5,6 +5,7 @@ with the adaptation's wall and CPU seconds and the load average it ran under.
     .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 5 --k 10 --seeds 3
     .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --cover
     .venv/bin/python benchmarks/adapt_bench.py work/classic-adapt --k 20 --eval work/classic-eval
+    .venv-train/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --kind deep
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def main() -> None:
     parser.add_argument("--cover", action="store_true", help="choose the k photos so that every code of the set "
                         "is among them where k allows (default: at random)")
     parser.add_argument("--localiser", action="store_true", help="adapt the localiser too (fanshot adapt --localiser)")
+    parser.add_argument("--kind", choices=("deep", "head"),
+                        help="fanshot adapt --kind (default: deep where the train extra is installed)")
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
 
@@ -78,11 +81,13 @@ def main() -> None:
                 work = Path(scratch) / f"k{k}-s{seed}"
                 data = subset(args.yolo, chosen, work / "adapt")
                 load = os.getloadavg()[0]
-                record = adapt(data, work / "models", args.models, adapt_localiser=args.localiser)
+                record = adapt(data, work / "models", args.models, adapt_localiser=args.localiser,
+                               deep={"deep": True, "head": False}.get(args.kind))
                 target = args.eval or subset(args.yolo, rest, work / "rest")
                 before = base_on_eval or evaluate_yolo(target, Recogniser.load(args.models), "")
                 after = evaluate_yolo(target, Recogniser.load(work / "models"), "")
-                run = {"k": k, "seed": seed, "cover": args.cover, "eval_photos": after["images"],
+                run = {"k": k, "seed": seed, "kind": record["kind"], "cover": args.cover,
+                       "eval_photos": after["images"],
                        "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
                        "localiser_strength": record["localiser_strength"],
                        "cross_validated_f1": record["cross_validated_f1"],
@@ -90,7 +95,7 @@ def main() -> None:
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
                        "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}
                 runs.append(run)
-                print(f"k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
+                print(f"{run['kind']} k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
                       f"{run['f1_after']:.3f}  exact {run['exact_before']:.0%} -> {run['exact_after']:.0%}  "
                       f"kept {run['kept']:<7} conf {run['conf']} localiser pull {run['localiser_strength']}  "
                       f"{run['seconds']:.0f} s wall, "
