@@ -7,7 +7,7 @@ import io
 import subprocess
 import sys
 
-from fanshot.datasets.progress import progress
+from fanshot.datasets.progress import progress, shares
 
 
 class Terminal(io.StringIO):
@@ -35,3 +35,23 @@ def test_a_long_command_writes_no_bar_into_a_log(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "\r" not in done.stderr and "it/s" not in done.stderr and "items/s" not in done.stderr
+
+
+def test_work_that_knows_its_share_shows_a_bar_with_the_time_left_and_the_step_on_a_terminal(monkeypatch):
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with shares("adapt") as report:
+        report(0.25, "fold 1 of 2: localiser epoch 10 of 40")
+        drawn = screen.getvalue()
+    assert "adapt" in drawn and "25%" in drawn and "left" in drawn and "localiser epoch 10 of 40" in drawn
+
+
+def test_without_a_terminal_a_share_is_a_line_at_each_tenth_done(monkeypatch):
+    piped = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", piped)
+    with shares("adapt") as report:
+        for step in range(101):
+            report(step / 100, f"step {step}")
+    lines = piped.getvalue().splitlines()
+    assert lines[0] == "  0% step 0" and lines[-1] == "100% step 100" and len(lines) == 11
+    assert "\r" not in piped.getvalue()
