@@ -30,7 +30,7 @@ WORKERS = max(1, (os.cpu_count() or 2) // 2)
 DECODERS = 3
 QUEUE_LIMIT = 64  # waiting uploads: each holds its spooled file, no decoded pixels
 # Decodes share this much memory, whatever the number of threads: the largest photo (MAX_DECODE_BYTES) and, beside
-# it, a 12-megapixel HEIC (~140 MB) or three 12-megapixel JPEGs (~60 MB each), so that it delays no phone photo.
+# it, a 12-megapixel HEIC (149 MB) or three 12-megapixel JPEGs (57 MB each), so that it delays no phone photo.
 DECODE_BUDGET = MAX_DECODE_BYTES + 192 * 1024 * 1024
 RETRY_AFTER_S = 10
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
