@@ -22,6 +22,7 @@ class PromptClientsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.headers_seconds = float(os.environ.get(HEADERS_SECONDS_VARIABLE, HEADERS_SECONDS))  # once, not per request
         self._await_headers()
 
     def on_headers_complete(self) -> None:
@@ -39,8 +40,7 @@ class PromptClientsProtocol(HttpToolsProtocol):
 
     def _await_headers(self) -> None:
         self._headers_arrived()
-        seconds = float(os.environ.get(HEADERS_SECONDS_VARIABLE, HEADERS_SECONDS))
-        self.headers_deadline = self.loop.call_later(seconds, self._too_slow)
+        self.headers_deadline = self.loop.call_later(self.headers_seconds, self._too_slow)
 
     def _headers_arrived(self) -> None:
         if self.headers_deadline is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -49,12 +50,20 @@ class Metrics:
                              registry=self.registry, multiprocess_mode="livesum")
         self.running = Gauge("fanshot_recognitions_running", "recognitions running now", registry=self.registry,
                              multiprocess_mode="livesum")
+        self.request_series: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.model = Gauge("fanshot_model_info", "the recognition models loaded (1 for the version in use)",
                            ["version"], registry=self.registry, multiprocess_mode="livemax")
 
     def request(self, method: str, route: str, status: int, seconds: float) -> None:
-        self.requests.labels(method, route, str(status)).inc()
-        self.latency.labels(method, route).observe(seconds)
+        # Finding a series by its labels took as long as counting: each is looked up once (issue 36, the HTTP
+        # overhead of /v1/score). Kept as long as prometheus_client keeps the series themselves.
+        series = self.request_series.get((method, route, status))
+        if series is None:
+            series = self.request_series[method, route, status] = (self.requests.labels(method, route, str(status)),
+                                                                   self.latency.labels(method, route))
+        count, latency = series
+        count.inc()
+        latency.observe(seconds)
 
     def recognition(self, model_version: str, stage_seconds: Mapping[str, float]) -> None:
         self.recognitions.labels(model_version).inc()

@@ -125,8 +125,9 @@ NOT_NULLABLE = frozenset({"ruleset"})
 def scorer_input(value: Any) -> Any:
     """A JSON object's null members dropped, at every depth: over HTTP, null means "not given" (but a null
     `ruleset` stays, for the scorer to refuse)."""
-    if isinstance(value, dict):
-        return {key: scorer_input(item) for key, item in value.items() if item is not None or key in NOT_NULLABLE}
+    if isinstance(value, dict):  # only objects are walked into: a call per leaf was most of its time
+        return {key: scorer_input(item) if isinstance(item, dict) else item for key, item in value.items()
+                if item is not None or key in NOT_NULLABLE}
     return value
 
 

@@ -64,9 +64,10 @@ class RequestContext:
             seconds = time.perf_counter() - start
             route = route_template(scope)
             self.metrics.request(scope["method"], route, status, seconds)
-            access_log.info("%s %s %d", scope["method"], scope["path"], status, extra={
-                "method": scope["method"], "path": scope["path"], "route": route, "status": status,
-                "duration_ms": round(seconds * 1000, 1), "client": (scope.get("client") or ("", 0))[0]})
+            if access_log.isEnabledFor(logging.INFO):  # --access-log; else its fields are not even gathered
+                access_log.info("%s %s %d", scope["method"], scope["path"], status, extra={
+                    "method": scope["method"], "path": scope["path"], "route": route, "status": status,
+                    "duration_ms": round(seconds * 1000, 1), "client": (scope.get("client") or ("", 0))[0]})
 
 
 class RequestIdFilter(logging.Filter):

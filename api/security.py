@@ -15,6 +15,7 @@ included: it reads the request's headers and adds headers to the answer's start)
 from __future__ import annotations
 
 import contextlib
+import functools
 import hmac
 import ipaddress
 import socket
@@ -40,6 +41,8 @@ DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src
 DOCS_PATHS = ("/docs", "/redoc")
 COMMON_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                   (b"x-frame-options", b"DENY")]
+PAGE_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", PAGE_POLICY.encode())]
+DOCS_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", DOCS_POLICY.encode())]
 
 
 def machine_addresses() -> set[str]:
@@ -82,13 +85,18 @@ class Security:
         return cls(frozenset(default_hosts() | names), token or None)
 
     def host_allowed(self, host: str) -> bool:
-        name = host_name(host)
-        if name in self.allowed_hosts:
-            return True
-        try:
-            return ipaddress.ip_address(name).is_loopback
-        except ValueError:
-            return False
+        return name_allowed(self.allowed_hosts, host)
+
+
+@functools.lru_cache(maxsize=256)  # the same few Host headers each time: parsing one took as long as the other checks
+def name_allowed(allowed_hosts: frozenset[str], host: str) -> bool:
+    name = host_name(host)
+    if name in allowed_hosts:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def refusal(status: int, code: str, message: str, **headers: str) -> JSONResponse:
@@ -136,8 +144,7 @@ class Guard:
 
     @staticmethod
     def headers(scope: Scope) -> list[tuple[bytes, bytes]]:
-        policy = DOCS_POLICY if scope["path"] in DOCS_PATHS else PAGE_POLICY
-        return [*COMMON_HEADERS, (b"content-security-policy", policy.encode())]
+        return DOCS_HEADERS if scope["path"] in DOCS_PATHS else PAGE_HEADERS
 
 
 def cross_site(headers: Headers, host: str) -> bool:

@@ -1,5 +1,6 @@
 """The peer for /v1/score's HTTP cost: a bare FastAPI route that decodes the same JSON body and answers it back,
-served by the same server the same way (`uvicorn echo_app:app --app-dir benchmarks --workers 2`)."""
+served by the same server with as many workers (`uvicorn echo_app:app --app-dir benchmarks --workers 2`, on
+uvicorn's default loop and on asyncio's, which `fanshot serve` uses: benchmarks/score_under_wrk.py)."""
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse

@@ -5,8 +5,10 @@ bodies, so that the HTTP overhead (Fanshot's CPU per request less the scorer's) 
 
     .venv/bin/python benchmarks/score_under_wrk.py [--duration 20] [--connections 50 200]
 
-Both servers run with 2 workers on this machine, as does wrk (one thread); runs alternate between the two
-servers so that drift in the host's speed hits both. Prints one JSON line per run and a Markdown table.
+Both servers run with 2 workers on this machine, as does wrk (one thread); runs alternate between the
+servers so that drift in the host's speed hits each. The echo runs on uvicorn's defaults (uvloop), the peer of the
+bar, and again on asyncio's loop, as `fanshot serve` runs: the difference is the loop's share of the overhead.
+Prints one JSON line per run and a Markdown table.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from load_api import cpu_seconds, score_bodies  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LUA = ROOT / "benchmarks" / "wrk_score.lua"
+ECHO, ECHO_ON_ASYNCIO = "bare FastAPI echo", "bare FastAPI echo, asyncio loop"
 UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
@@ -100,8 +103,9 @@ def main() -> int:
         servers = {
             "fanshot": (start([sys.executable, "-m", "fanshot", "serve", "--port", "8811", "--workers", workers,
                                "--data-dir", str(Path(scratch) / "data")], 8811), 8811),
-            "bare FastAPI echo": (start([sys.executable, "-m", "uvicorn", "echo_app:app", "--app-dir", "benchmarks",
-                                         "--port", "8812", "--workers", workers, "--no-access-log"], 8812), 8812),
+            **{name: (start([sys.executable, "-m", "uvicorn", "echo_app:app", "--app-dir", "benchmarks", "--port",
+                             str(port), "--workers", workers, "--no-access-log", *loop], port), port)
+               for name, port, loop in ((ECHO, 8812, []), (ECHO_ON_ASYNCIO, 8813, ["--loop", "asyncio"]))},
         }
         try:
             results = []
@@ -121,13 +125,14 @@ def main() -> int:
               f"{r['p99_ms'] / r['p50_ms']:.1f} | {r['non_2xx']} | {r['timeouts']} | "
               f"{r['server_cpu_ms_per_request']} |")
     for connections in args.connections:
-        ours, peer = (next(r for r in results if r["server"] == name and r["connections"] == connections)
-                      for name in servers)
+        ours, peer, same_loop = (next(r for r in results if r["server"] == name and r["connections"] == connections)
+                                 for name in servers)
         overhead = ours["server_cpu_ms_per_request"] - scorer_ms
         print(f"CPU per request at {connections} connections: fanshot / echo = "
               f"{ours['server_cpu_ms_per_request'] / peer['server_cpu_ms_per_request']:.2f}; the scorer's own "
               f"{scorer_ms:.3f} ms; HTTP overhead {overhead:.3f} ms = "
-              f"{overhead / peer['server_cpu_ms_per_request']:.2f} x the echo's CPU per request (bar 1.5); "
+              f"{overhead / peer['server_cpu_ms_per_request']:.2f} x the echo's CPU per request (bar 1.5), "
+              f"{overhead / same_loop['server_cpu_ms_per_request']:.2f} x the echo's on asyncio's loop; "
               f"p99 / the echo's p99 = {ours['p99_ms'] / peer['p99_ms']:.2f} (bar 3 at 200)")
     return 0
 

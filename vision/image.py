@@ -41,10 +41,13 @@ JPEG_SCALES = (8, 4, 2, 1)  # libjpeg decodes at 1/8, 1/4, 1/2 or full size, eac
 # saw a thinner photo and reads noise in one as tiles (63×3000 px of noise: 11).
 MAX_ASPECT = 24
 MIN_SIDE = 16  # px: a face under this cannot be read (the classifier reads it enlarged to 64 px)
-# A progressive JPEG's decode time grows with its scans: encoders write about ten, and a 97 KB file that repeats
-# one scan a thousand times held a worker for 33 s (issue 36). Counted as start-of-scan markers, which entropy-coded
-# data cannot hold (an EXIF thumbnail's few add to the count).
+# A progressive JPEG's decode time grows with its scans times its pixels, whatever its size in bytes: each scan is
+# a pass over the blocks of the whole photo (about 50 ms a scan at 50 megapixels here), encoders write about ten,
+# and a 97 KB file that repeats one scan a thousand times held a worker for 33 s (issue 36). Scans are counted as
+# start-of-scan markers, which entropy-coded data cannot hold (an EXIF thumbnail's few add to the count). A photo
+# may hold MAX_JPEG_SCANS, and fewer as it grows: MAX_JPEG_SCAN_PIXELS is 16 scans at 50 megapixels, 48 at 16.
 MAX_JPEG_SCANS = 48
+MAX_JPEG_SCAN_PIXELS = 16 * MAX_PIXELS
 START_OF_SCAN = b"\xff\xda"
 
 
@@ -88,26 +91,32 @@ def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = l
                          f"at most {MAX_PIXELS // 1_000_000} megapixels are accepted")
     if of_a_hand:
         check_room_for_a_hand(width, height)
-    if is_jpeg(image) and (scans := data.count(START_OF_SCAN)) > MAX_JPEG_SCANS:
-        raise PhotoError("too_many_scans", f"the JPEG holds {scans} scans; photos have about ten, at most "
-                         f"{MAX_JPEG_SCANS} are decoded (save it again as an ordinary JPEG)")
+    if is_jpeg(image) and (scans := data.count(START_OF_SCAN)) > (most := most_jpeg_scans(width, height)):
+        raise PhotoError("too_many_scans", f"the JPEG holds {scans} scans of {width}×{height} pixels; photos have "
+                         f"about ten, and one this size may hold at most {most} (save it again as an ordinary, "
+                         "baseline JPEG, or smaller)")
     scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
     cost = decode_bytes(image, scale, max_side)
     if cost > MAX_DECODE_BYTES:
         raise PhotoError("too_many_pixels", f"this {image.format} of {width}×{height} pixels would take about "
                          f"{cost >> 20} MB to decode; at most {MAX_DECODE_BYTES >> 20} MB (a JPEG of up to "
                          f"{MAX_PIXELS // 1_000_000} megapixels always fits)")
-    with reserve(cost):
+    with reserve(cost):  # until the last copy is made: the estimate counts them
         image = decoded(image, scale, max_side)
-    upright(image)
-    pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
-    if max_side is not None and max(pixels.shape[:2]) > max_side:
-        # Under 2× (the case after a JPEG draft) bilinear drops no pixel and is ~5× faster than the area
-        # filter (~6 vs ~30 ms for 2000×1500 → 1600×1200); beyond, area averaging keeps small tiles unaliased.
-        # Both are several times faster than Pillow's resize.
-        shrink = cv2.INTER_LINEAR if max(pixels.shape[:2]) < 2 * max_side else cv2.INTER_AREA
-        pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side), interpolation=shrink)
-    return pixels
+        upright(image)
+        pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
+        if max_side is not None and max(pixels.shape[:2]) > max_side:
+            # Under 2× (the case after a JPEG draft) bilinear drops no pixel and is ~5× faster than the area
+            # filter (~6 vs ~30 ms for 2000×1500 → 1600×1200); beyond, area averaging keeps small tiles unaliased.
+            # Both are several times faster than Pillow's resize.
+            shrink = cv2.INTER_LINEAR if max(pixels.shape[:2]) < 2 * max_side else cv2.INTER_AREA
+            pixels = cv2.resize(pixels, fit_size(pixels.shape[1], pixels.shape[0], max_side), interpolation=shrink)
+        return pixels
+
+
+def most_jpeg_scans(width: int, height: int) -> int:
+    """The most scans a width×height JPEG may hold: each is a pass over every block (MAX_JPEG_SCAN_PIXELS)."""
+    return min(MAX_JPEG_SCANS, MAX_JPEG_SCAN_PIXELS // max(1, width * height))
 
 
 def is_jpeg(image: Image.Image) -> bool:

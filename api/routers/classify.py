@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
@@ -31,8 +32,11 @@ async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDe
         raise Refusal(422, "bad_box", f"box {list(request.box)} is not a box inside the {width}×{height} photo "
                       "([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
 
-    def name() -> NamedTile:  # in the recognitions' pool: the same pixels the recognition saw, the box in their frame
-        pixels = load_photo(image[0], max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
+    # in the recognitions' pool: the same pixels the recognition saw, the box in their frame
+    def decode() -> np.ndarray:
+        return load_photo(image[0], max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve)
+
+    def name(pixels: np.ndarray) -> NamedTile:
         try:
             return NamedTile.model_validate(name_tile(pixels, list(request.box), versions.active().folder))
         except (ModuleNotFoundError, FileNotFoundError) as missing:
@@ -40,4 +44,4 @@ async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDe
             raise Refusal(503, "model_unavailable", "the tile classifier is not installed on this server") \
                 from missing
 
-    return await pool.run(name)
+    return await pool.run(decode, name)

@@ -41,7 +41,7 @@ router = APIRouter()
 
 
 class Stopwatch:
-    """Seconds between successive laps, by name."""
+    """Seconds between successive laps, summed by name."""
 
     def __init__(self) -> None:
         self.laps: dict[str, float] = {}
@@ -49,7 +49,7 @@ class Stopwatch:
 
     def lap(self, name: str) -> None:
         now = time.perf_counter()
-        self.laps[name], self._last = now - self._last, now
+        self.laps[name], self._last = self.laps.get(name, 0.0) + now - self._last, now
 
 
 def found(value: Any, recognition_id: str) -> Any:
@@ -96,13 +96,18 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
                              load_models: ModelLoaderDep) -> JSONResponse:
     clock = Stopwatch()
 
-    def read() -> dict[str, Any]:
+    def decode() -> tuple[bytes, np.ndarray]:
         # In the pool: a waiting upload holds its spooled file, not its bytes or pixels.
         clock.lap("queue")
-        model = versions.active()  # per request: another instance or worker process may have switched it
         data = photo.file.read()
         pixels = load_photo(data, max_side=RECOGNITION_MAX_SIDE, reserve=pool.memory.reserve, of_a_hand=True)
         clock.lap("decode")
+        return data, pixels
+
+    def read(decoded: tuple[bytes, np.ndarray]) -> dict[str, Any]:
+        data, pixels = decoded
+        clock.lap("queue")  # waiting for a recogniser's slot
+        model = versions.active()  # per request: another instance or worker process may have switched it
         try:
             result = {**recognize(pixels, model.folder), "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
@@ -118,7 +123,7 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         metrics.recognition(load_models() if model.id == BASE else model.id, stages)
         return stored
 
-    stored = await pool.run(read)
+    stored = await pool.run(decode, read)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 

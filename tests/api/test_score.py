@@ -1,3 +1,4 @@
+import orjson
 import pytest
 
 from fanshot import scoring
@@ -52,6 +53,25 @@ def test_invalid_requests_are_refused_with_codes_never_a_score(client, body, cod
 def test_malformed_json_is_422(client):
     response = client.post("/v1/score", content=b"{not json", headers={"content-type": "application/json"})
     assert response.status_code == 422 and response.json()["errors"][0]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize(("body", "content_type", "says"), [
+    (b"", "application/json", "the body is empty"),
+    (b'{"hand": ', "application/json", "the body is not JSON"),
+    (b'{"hand": {"concealed": "123m456p789s11122z"}}', "text/plain", "Content-Type: application/json"),
+])
+def test_a_body_that_is_not_json_is_refused_with_the_fix(client, body, content_type, says):
+    response = client.post("/v1/score", content=body, headers={"content-type": content_type})
+    assert response.status_code == 422
+    [error] = response.json()["errors"]
+    assert error["code"] == "bad_request" and says in error["message"]
+
+
+def test_a_score_request_is_json_with_or_without_its_content_type(client):
+    for headers in ({}, {"content-type": "application/json; charset=utf-8"},
+                    {"content-type": "application/vnd.fanshot+json"}):
+        response = client.post("/v1/score", content=orjson.dumps(REQUEST), headers=headers)
+        assert response.status_code == 200, response.text
 
 
 def test_rulesets(client):

@@ -1,15 +1,20 @@
 """Recognitions wait in a pool of their own: while uploads wait, every other request is still served; past the
-queue's bound an upload is refused with 503 and Retry-After; decodes share a memory budget."""
+queue's bound an upload is refused with 503 and Retry-After; a photo slow to decode holds up no other; decodes
+share a memory budget."""
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from fanshot.api.app import create_app
+from fanshot.api.routers import recognitions
 from fanshot.api.work import MemoryBudget, RecognitionPool
+from fanshot.vision.image import load_photo
 from tests.api.conftest import fake_recognize, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
+from tests.vision.test_image import scan_bomb
 
 UPLOADS = 48
 
@@ -65,6 +70,49 @@ def test_uploads_past_the_queue_bound_get_503_and_retry_after(stuck):
         assert int(refused.headers["retry-after"]) > 0
         release.set()
         assert [future.result(timeout=60).status_code for future in waiting] == [201] * 3
+
+
+def one_slot_app(tmp_path):
+    client = local_client(create_app(tmp_path, recognize=fake_recognize))
+    client.app.state.recognition_pool = RecognitionPool(workers=1)
+    return client
+
+
+def test_a_photo_slow_to_decode_holds_its_own_thread_not_the_recogniser(tmp_path, monkeypatch):
+    """Issue 36: with one recogniser slot, an upload sent while another photo is still decoding is read at once."""
+    slow, decoding, release = jpeg(800, 600), threading.Event(), threading.Event()
+
+    def held_decode(data, **options):
+        if data == slow:
+            decoding.set()
+            release.wait(60)
+        return load_photo(data, **options)
+
+    monkeypatch.setattr(recognitions, "load_photo", held_decode)
+    client = one_slot_app(tmp_path)
+    with ThreadPoolExecutor(2) as background:
+        try:
+            held = background.submit(client.post, "/v1/recognitions", files={"photo": ("slow.jpg", slow, "image/jpeg")})
+            assert decoding.wait(30)
+            assert background.submit(upload, client).result(timeout=10).status_code == 201  # was: waited for it
+        finally:
+            release.set()
+        assert held.result(timeout=30).status_code == 201
+
+
+@pytest.mark.slow
+def test_a_normal_upload_right_after_the_slowest_scan_bomb_allowed_is_read_in_under_3_s(tmp_path):
+    bomb = scan_bomb(7, (8660, 5773))  # 16 scans of 50 megapixels, the most allowed: ~0.7 s to decode here
+    client = one_slot_app(tmp_path)
+    with ThreadPoolExecutor(1) as background:
+        sent = background.submit(client.post, "/v1/recognitions", files={"photo": ("bomb.jpg", bomb, "image/jpeg")})
+        while client.app.state.recognition_pool.waiting < 1:  # the bomb is in the pool
+            time.sleep(0.01)
+        start = time.monotonic()
+        assert upload(client).status_code == 201
+        took = time.monotonic() - start
+        assert sent.result(timeout=60).status_code == 201
+    assert took < 3
 
 
 def test_the_memory_budget_lets_only_what_fits_decode_at_once():

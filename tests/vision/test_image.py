@@ -9,7 +9,15 @@ import pytest
 from PIL import Image
 from PIL.JpegImagePlugin import JpegImageFile
 
-from fanshot.vision.image import MAX_ASPECT, MIN_SIDE, PhotoError, draft_scale, fit_size, load_photo
+from fanshot.vision.image import (
+    MAX_ASPECT,
+    MIN_SIDE,
+    PhotoError,
+    draft_scale,
+    fit_size,
+    load_photo,
+    most_jpeg_scans,
+)
 
 
 def encode(image: Image.Image, format: str = "JPEG", **params) -> bytes:
@@ -253,10 +261,10 @@ def test_heic_photos_are_read():
     assert pixels.shape == (480, 640, 3) and abs(int(pixels[240, 320, 0]) - 200) < 12
 
 
-def scan_bomb(repeats: int) -> bytes:
+def scan_bomb(repeats: int, size: tuple[int, int] = (1600, 1200)) -> bytes:
     """A flat progressive JPEG whose last scan is repeated: a few KB that decode slower with every repeat (issue 36:
-    a 97 KB one held a recognition worker for 33 s)."""
-    photo = encode(Image.new("RGB", (1600, 1200), (120, 130, 140)), progressive=True, quality=90)
+    a 97 KB one held a recognition worker for 33 s). It holds its encoder's ten scans and `repeats` - 1 more."""
+    photo = encode(Image.new("RGB", size, (120, 130, 140)), progressive=True, quality=90)
     last = photo.rindex(b"\xff\xda")
     return photo[:last] + photo[last:-2] * repeats + photo[-2:]
 
@@ -265,3 +273,10 @@ def test_a_progressive_jpeg_of_too_many_scans_is_refused_before_decoding():
     assert error_code(scan_bomb(300)) == "too_many_scans"  # each repeat adds a pass over every block
     assert load_photo(scan_bomb(1)).shape == (1200, 1600, 3)  # an encoder's own ten scans
     assert load_photo(encode(Image.new("RGB", (64, 48)), progressive=True)).shape == (48, 64, 3)
+
+
+def test_a_bigger_progressive_jpeg_may_hold_fewer_scans():
+    # a scan is a pass over every block: 20 megapixels may take 40 scans, 50 megapixels 16, 16 megapixels 48
+    assert [most_jpeg_scans(*size) for size in ((5000, 4000), (8660, 5773), (4000, 4000))] == [40, 16, 48]
+    assert error_code(scan_bomb(32, (5000, 4000))) == "too_many_scans"  # 41 scans: was decoded (48 allowed)
+    assert load_photo(scan_bomb(31, (5000, 4000)), max_side=1600).shape == (1280, 1600, 3)
