@@ -6,7 +6,7 @@ import { seatOptions } from "./form.js";
 import { t } from "./i18n.js";
 import { handRequest } from "./requests.js";
 import { applySuggestion, dissolveMeld, isApplied, isLow, state, tileCount } from "./state.js";
-import { allCodes, tileFace, tileName } from "./tiles.js";
+import { allCodes, buttonName, tileFace, tileName } from "./tiles.js";
 
 const MELD_KINDS = ["chow", "pung", "kong", "kong_added", "kong_concealed"];
 
@@ -39,7 +39,7 @@ function tileButton(id, { onTile }) {
   element.classList.toggle("low", isLow(tile));
   element.classList.toggle("winning", id === state.winning);
   element.classList.toggle("unseen", !tile.box);
-  element.setAttribute("aria-label", `${tileName(tile.code)}${id === state.winning ? ` (${t("winning")})` : ""}`);
+  element.setAttribute("aria-label", `${buttonName(tile.code)}${id === state.winning ? ` (${t("winning")})` : ""}`);
   element.append(tileFace(tile.code));
   return element;
 }

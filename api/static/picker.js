@@ -5,7 +5,7 @@ import { markFixing, showCloseup, startMarking } from "./boxes.js";
 import { $, button } from "./dom.js";
 import { t } from "./i18n.js";
 import { addTile, deleteTile, moveTile, newMeld, removeTile, setCode, setWinning, state } from "./state.js";
-import { allCodes, tileFace, tileName } from "./tiles.js";
+import { allCodes, buttonName, tileFace, tileName } from "./tiles.js";
 
 function paletteButton(code, onPick, current, note = "") {
   const element = button("pick", "", () => {
@@ -20,7 +20,7 @@ function paletteButton(code, onPick, current, note = "") {
     element.classList.add("current");
     element.setAttribute("aria-current", "true");
   }
-  element.setAttribute("aria-label", [tileName(code), note, code === current ? t("current") : ""].filter(Boolean).join(", "));
+  element.setAttribute("aria-label", buttonName(code, words));
   return element;
 }
 

@@ -24,6 +24,14 @@ export function tileName(code) {
 
 nameTilesWith(tileName); // refusals name the tiles at fault ("more than four 五万 5 Characters")
 
+/** A tile button's name: what it shows (the face's characters, then any `words` under it) first, where the tile's
+ * name does not hold it ("4筒, 四筒 4 Dots"), so that a speech user can say what they see (WCAG 2.5.3). */
+export function buttonName(code, words = "") {
+  const shown = [faceOf(code).join(""), words].filter(Boolean).join(" ");
+  const name = tileName(code);
+  return !shown || name.replaceAll(" ", "").includes(shown.replaceAll(" ", "")) ? name : `${shown}, ${name}`;
+}
+
 export function seatName(seat) {
   return `${tileName(seat)}${seat === "1z" ? ` ${t("dealer")}` : ""}`;
 }
