@@ -100,5 +100,7 @@ def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(tmp_
     localiser_changed = (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
     assert localiser_changed == (record["kept"] == "adapted")
     assert record["fine_tuning"]["epochs"] == 2  # 6 passes over the 4 photos, rounded
+    assert set(record["seconds_by_step"]) == {"localiser", "classifier", "judging"}
+    assert sum(record["seconds_by_step"].values()) <= record["seconds"]
     Recogniser.load(out)  # loads and serves
     assert main(["eval", "--yolo", str(folder), "--models", str(out), "--json"]) == 0

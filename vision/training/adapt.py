@@ -523,22 +523,27 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
     truths = [[code for code, _ in labels] for _, labels in photos_in]
     folds = deep_folds(len(photos_in))
     steps = DEEP_FOLDS + 1  # a fit per fold, then the final one: each a share of the progress
+    spent = {"localiser": 0.0, "classifier": 0.0, "judging": 0.0}  # wall seconds, summed over the fits
+    started = time.perf_counter()
     base_reads, adapted_reads = served_reads(base_dir, paths), [[] for _ in paths]
+    spent["judging"] += time.perf_counter() - started
     with tempfile.TemporaryDirectory(prefix="fanshot-deep-") as scratch:
         for fold in range(DEEP_FOLDS):
             held = np.flatnonzero(folds == fold)
             folder = Path(scratch) / f"fold{fold}"
             fit_deep([photos_in[i] for i in np.flatnonzero(folds != fold)], base_dir, meta, folder,
                      Path(scratch) / f"work{fold}", within(report, fold / steps, (fold + 1) / steps,
-                                                           f"fold {fold + 1} of {DEEP_FOLDS}"))
+                                                           f"fold {fold + 1} of {DEEP_FOLDS}"), spent)
+            started = time.perf_counter()
             for i, read in zip(held, served_reads(folder, [paths[i] for i in held]), strict=True):
                 adapted_reads[i] = read
+            spent["judging"] += time.perf_counter() - started
         before, after = figures(truths, base_reads), figures(truths, adapted_reads)
         kept = better(after, before)
         classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
         if kept:
             choice = fit_deep(photos_in, base_dir, meta, out, Path(scratch) / "work",
-                              within(report, DEEP_FOLDS / steps, 1.0, "all photos"))
+                              within(report, DEEP_FOLDS / steps, 1.0, "all photos"), spent)
         else:
             choice = Choice(0.0, Recogniser.load(base_dir).config.conf)
             write_models(out, base_dir, meta, classifier, None, None, choice.conf)
@@ -548,20 +553,25 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
         "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": {"classifier": choice.f1},
         "localiser_strength": None, "fine_tuning": {**asdict(finetune.FINE_TUNING),
                                                     "epochs": finetune.FINE_TUNING.epochs(len(photos_in))},
+        "seconds_by_step": {step: round(seconds, 1) for step, seconds in spent.items()},
     }
 
 
 def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: dict, out: Path, scratch: Path,
-             report: Progress) -> Choice:
+             report: Progress, spent: dict[str, float]) -> Choice:
     """Write to `out` the base models with the localiser fine-tuned on the photos (their labels put in its box
     convention first: `finetune.in_localiser_convention`) and the classifier's last layer refitted on the crops
-    it cuts, the pull and threshold chosen as `choose` does; returns that choice."""
+    it cuts, the pull and threshold chosen as `choose` does; returns that choice. Adds the wall seconds each model
+    took to `spent`."""
+    started = time.perf_counter()
     base = Recogniser.load(base_dir)
     photos = finetune.in_localiser_convention(photos_in, base)
     localiser_file = finetune.finetune_localiser(
         photos, base_dir / meta["localiser"]["file"], base.localiser_classes, base.localiser_size, scratch,
         scratch / "localiser.onnx", progress=within(report, 0.0, 0.8, "fine-tuning the localiser"))
     localiser = onnx.load(str(localiser_file))
+    spent["localiser"] += time.perf_counter() - started
+    started = time.perf_counter()
     classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
     write_models(scratch / "localised", base_dir, meta, classifier, None, localiser, base.config.conf)
     models = Recogniser.load(scratch / "localised")
@@ -573,6 +583,7 @@ def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: dict, out
     choice = choose(features, head, models.config.conf)
     write_models(out, base_dir, meta, classifier, fit_head(head, *stack(features), choice.strength), localiser,
                  choice.conf)
+    spent["classifier"] += time.perf_counter() - started
     return choice
 
 
