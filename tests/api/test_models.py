@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +25,22 @@ def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
                         "classes": {"1m": {"tiles": 2, "found": 1, "precision": 1.0, "recall": 0.5, "f1": 2 / 3}}}}
 
 
-def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None):
-    """An adapter that writes a models folder and reports `f1` on the held-out photos."""
+def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None, photos: int = 3,
+                 steps: Sequence[tuple[float, str, threading.Event | None]] | None = None):
+    """An adapter that writes a models folder and reports `f1` on the held-out photos, having learned from `photos`.
+    It reports each of `steps` (its progress, message, and a gate it then waits for): by default "halfway", then
+    `gate`."""
     seen: dict[str, Any] = {}
 
     def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
         seen["labels"] = sorted(p.read_text() for p in (yolo_dir / "labels").glob("*.txt"))
-        progress(0.5, "halfway")
-        if gate is not None:
-            gate.wait(10)
+        for fraction, message, then in steps or [(0.5, "halfway", gate)]:
+            progress(fraction, message)
+            if then is not None:
+                then.wait(10)
         out.mkdir(parents=True)
         (out / "vision.json").write_text("{}")
-        return {"kind": "deep", "kept": kept, "photos": 3, "held_out": figures(f1)}
+        return {"kind": "deep", "kept": kept, "photos": photos, "held_out": figures(f1)}
 
     adapter.seen = seen  # type: ignore[attr-defined]
     return adapter
