@@ -67,7 +67,7 @@ function versionItem(version) {
   link.textContent = t("class_figures");
   item.append(link, " ");
   if (version.active) item.append(t("active_model"));
-  else item.append(button("quiet", t("use_model"), () => switchTo(version.id)));
+  else item.append(button("quiet", t("use_model"), () => use(version.id)));
   return item;
 }
 
@@ -140,6 +140,12 @@ async function switchTo(id) {
     setStatus($("adapt-status"), () => errorText(error), true);
     return false;
   }
+}
+
+/** Switch to version `id` from the list, and say so. */
+async function use(id) {
+  if (await switchTo(id)) setStatus($("adapt-status"), () => t("teach_using", { version: versionName(id) }));
+  renderAdapt();
 }
 
 /** One tap on a finished job: switch to `version` (roll back, or use the new one anyway) or leave things be. */

@@ -738,7 +738,8 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     from tests.api.test_models import fake_adapter
 
     gate = threading.Event()
-    server = serve(adapt=fake_adapter(0.97, gate=gate))
+    adapters = iter([fake_adapter(0.97, gate=gate), fake_adapter(0.9)])  # the second reads worse than the first
+    server = serve(adapt=lambda *args, **options: next(adapters)(*args, **options))
     save_photos(server, 2)
     ready(page, server)
     expect(page.locator("#teach-section")).to_be_hidden()  # offered from 10 saved photos (issue 34)
@@ -759,13 +760,28 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("localiser and classifier trained on your tiles")
     link = page.locator("#model-versions li").nth(1).get_by_role("link", name="per-class figures")
     assert httpx.get(f"{server}{link.get_attribute('href')}").json()["sets"]["held out"]["classes"]["1m"]["tiles"] == 2
+    page.locator("#teach-choices").get_by_role("button", name="Keep it").click()
+    expect(page.locator("#adapt-status")).to_have_text("Kept: the new version reads your photos.")
+    kept = httpx.get(f"{server}/v1/models").json()["active"]
+    assert kept != "base"
+
+    page.locator("#adapt-button").click()  # again: this version reads worse than the one in use, so waits
+    expect(page.locator("#teach-outcome")).to_contain_text("was not switched to")
+    assert httpx.get(f"{server}/v1/models").json()["active"] == kept
+    page.locator("#teach-choices").get_by_role("button", name="Use it anyway").click()
+    expect(page.locator("#model-versions li")).to_have_count(3)
+    expect(page.locator("#model-versions li").nth(2)).to_contain_text("in use")
+    worse = httpx.get(f"{server}/v1/models").json()["active"]
+    assert worse not in ("base", kept)
+    expect(page.locator("#adapt-status")).to_have_text(f"Now in use: {worse}.")
     page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("in use")
+    expect(page.locator("#adapt-status")).to_have_text("Now in use: shipped models.")
     assert httpx.get(f"{server}/v1/models").json()["active"] == "base"
     page.locator("#language").click()  # the list speaks the page's language (issue 35: it stayed in English)
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("内置模型")
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("留出 2 张照片")
-    expect(page.locator("#teach-outcome")).to_contain_text("番拍现在用新版本认你的照片")
+    expect(page.locator("#adapt-status")).to_have_text("现在使用：内置模型。")
 
 
 def on_screen(page, selector: str) -> None:
