@@ -823,6 +823,9 @@ def test_teach_fanshot_your_tiles_is_offered_at_10_saved_photos_then_shows_time_
     expect(page.locator("#adapt-step")).to_have_text("fold 1 of 2: fine-tuning the localiser")
     on_screen(page, "#score-section")
     page.screenshot(path=shots / "adapt-running.png")
+    page.reload()  # the phone follows the same job on, and still knows the version to roll back to
+    page.wait_for_selector("body[data-ready=true]")
+    expect(status).to_have_text(re.compile(r"^Learning your tiles: 5% · about \d+ (s|min) left$"))
     page.locator("#language").click()
     expect(status).to_have_text(re.compile(r"^正在学习你的牌：5% · 大约还要 \d+ (秒|分钟)$"))
     page.locator("#language").click()
