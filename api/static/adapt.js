@@ -116,7 +116,8 @@ export function renderAdapt() {
   $("teach-section").hidden = !running && !finished && !offered && !$("adapt-status").textContent;
   if (offered) $("teach-offer-text").textContent = t("teach_offer", { n: listing.confirmed_photos });
   if (finished) renderResult(job);
-  for (const id of ["teach-button", "adapt-button"]) $(id).disabled = running || (listing !== null && listing.confirmed_photos < listing.photos_needed);
+  const tooFew = listing !== null && listing.confirmed_photos < listing.photos_needed;
+  for (const id of ["teach-button", "adapt-button"]) $(id).disabled = running || tooFew;
   $("teach-count").textContent = listing ? photosNote(listing) : "";
   $("model-versions").replaceChildren(...(listing?.versions ?? []).map(versionItem));
 }
@@ -151,6 +152,7 @@ async function use(id) {
 /** One tap on a finished job: switch to `version` (roll back, or use the new one anyway) or leave things be. */
 async function choose(version) {
   const job = teaching.job;
+  if (!job) return; // a second tap while the first one's switch was answered
   if (version !== null && !(await switchTo(version))) return;
   localStorage.removeItem(JOB_KEY);
   teaching.job = null;

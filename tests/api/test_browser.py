@@ -784,6 +784,29 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     expect(page.locator("#adapt-status")).to_have_text("现在使用：内置模型。")
 
 
+def test_a_failed_teaching_says_why_and_can_be_tried_again(serve, phone):
+    def out_of_memory(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
+        raise MemoryError("the localiser's fine-tuning ran out of memory")
+
+    page = phone
+    server = serve(adapt=out_of_memory)
+    save_photos(server, 1)
+    ready(page, server)
+    page.locator("#models-section summary").click()
+    expect(page.locator("#adapt-button")).to_be_disabled()  # one saved photo: teaching needs two
+    expect(page.locator("#teach-count")).to_contain_text("Teaching needs at least 2; save 1 more to start")
+    save_photos(server, 1)
+    page.locator("#models-section summary").click()
+    page.locator("#models-section summary").click()  # opened again: counted again
+    page.locator("#adapt-button").click()
+    status = page.locator("#adapt-status")
+    expect(status).to_have_text("Teaching failed: adaptation failed: the localiser's fine-tuning ran out of memory")
+    expect(status).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#teach-running")).to_be_hidden()
+    expect(page.locator("#adapt-button")).to_be_enabled()
+    assert page.evaluate("localStorage.getItem('fanshot-adapt-job')") is None  # a reload follows nothing
+
+
 def on_screen(page, selector: str) -> None:
     """Scroll `selector` to the top of the phone's screen, below the sticky header (two rows on a phone)."""
     page.evaluate(f"document.querySelector('{selector}').scrollIntoView()")
