@@ -346,6 +346,11 @@ class ModelFigures(BaseModel):
 class ModelListing(BaseModel):
     active: str
     versions: list[ModelVersion]
+    confirmed_photos: int = Field(description="the confirmed (saved) photos an adaptation started now learns from")
+    photos_needed: int = Field(description="the fewest confirmed photos an adaptation starts on (fewer: 422 "
+                               "`not_enough_examples`)")
+    photos_suggested: int = Field(description="the confirmed photos from which the page offers adapting: with "
+                                  "fewer, the adapted version learns the table's tiles weakly")
 
 
 class AdaptJob(BaseModel):

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, false, insert, select, update
+from sqlalchemy import Engine, false, func, insert, select, update
 
 from fanshot.api.database import (
     confirmations,
@@ -150,6 +150,11 @@ class Store:
                 db.execute(update(confirmations).where(confirmations.c.recognition_id == recognition_id)
                            .values(**values))
         return stored_confirmation(confirmed_at, body)
+
+    def confirmed_count(self) -> int:
+        """How many photos are confirmed: the examples an adaptation would learn from."""
+        with reading(self.engine) as db:
+            return db.execute(select(func.count()).select_from(confirmations)).scalar_one()
 
     def examples(self) -> list[Example]:
         """Every confirmed photo, oldest confirmation first."""

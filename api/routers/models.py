@@ -8,15 +8,23 @@ from fastapi.responses import JSONResponse
 
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.model_versions import Busy, NotEnough
+from fanshot.api.model_versions import MIN_EXAMPLES, Busy, ModelVersions, NotEnough
 from fanshot.api.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
+from fanshot.api.store import Store
 
 router = APIRouter()
+SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly
+
+
+def listing(versions: ModelVersions, store: Store) -> JSONResponse:
+    """The versions, with how many confirmed photos there are to adapt on and how many it takes."""
+    return JSONResponse({**versions.listing(), "confirmed_photos": store.confirmed_count(),
+                         "photos_needed": MIN_EXAMPLES, "photos_suggested": SUGGESTED_EXAMPLES})
 
 
 @router.get("/v1/models", response_model=ModelListing)
-def list_models(versions: ModelVersionsDep) -> JSONResponse:
-    return JSONResponse(versions.listing())
+def list_models(versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
+    return listing(versions, store)
 
 
 @router.get("/v1/models/{version_id}/figures", response_model=ModelFigures, responses=error_responses(404))
@@ -30,11 +38,11 @@ def model_figures(version_id: str, versions: ModelVersionsDep) -> JSONResponse:
 
 
 @router.put("/v1/models/active", response_model=ModelListing, responses=error_responses(404))
-def switch_model(body: ActiveModel, versions: ModelVersionsDep) -> JSONResponse:
+def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
     if not versions.exists(body.version):
         raise Refusal(404, "not_found", f"no model version {body.version!r}")
     versions.activate(body.version)
-    return JSONResponse(versions.listing())
+    return listing(versions, store)
 
 
 @router.post("/v1/models/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))

@@ -1,6 +1,6 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
-import { renderVersions, wireAdapt } from "./adapt.js";
+import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
 import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
@@ -190,6 +190,7 @@ async function save() {
     const body = confirmationRequest(state, scoringChoices());
     const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${id}/confirmation`, body,
       state.etag ? { "if-match": state.etag } : {});
+    refreshAdapt(); // one more saved photo: teaching Fanshot the table's tiles may be offered now
     if (state.recognition?.id !== id) { // another photo meanwhile: this one is saved, its draft done with
       dropDraft(localStorage, id);
       return;
@@ -262,7 +263,7 @@ function renderLanguage() {
   if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
-  renderVersions();
+  renderAdapt();
   renderRulesetFields(rulesets);
   render();
   redrawResult?.();

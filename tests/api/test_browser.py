@@ -725,33 +725,150 @@ def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, 
     expect(page.locator("#result .payments li.winner")).to_contain_text("+75")
 
 
-def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, page):
-    from tests.api.test_models import fake_adapter
-
-    gate = threading.Event()
-    server = serve(adapt=fake_adapter(0.97, gate=gate))
-    for _ in range(2):  # two saved photos, as the page saves them
+def save_photos(server: str, count: int) -> None:
+    """Save `count` photos through the API, as the page saves them."""
+    for _ in range(count):
         recognition = httpx.post(f"{server}/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()
         tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
         httpx.put(f"{server}/v1/recognitions/{recognition['id']}/confirmation",
                   json={"tiles": tiles, "hand": {"concealed": "123m", "winning_tile": "3m"}}).raise_for_status()
+
+
+def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, page):
+    from tests.api.test_models import fake_adapter
+
+    gate = threading.Event()
+    adapters = iter([fake_adapter(0.97, gate=gate), fake_adapter(0.9)])  # the second reads worse than the first
+    server = serve(adapt=lambda *args, **options: next(adapters)(*args, **options))
+    save_photos(server, 2)
     ready(page, server)
+    expect(page.locator("#teach-section")).to_be_hidden()  # offered from 10 saved photos (issue 34)
     page.locator("#models-section summary").click()
     expect(page.locator("#model-versions li")).to_have_count(1)
+    # below 10 photos, teaching stays reachable here, saying what more photos would bring
+    expect(page.locator("#teach-count")).to_have_text("Photos saved: 2. You can teach now, but it learns your tiles "
+                                                      "well from 10 on: save 8 more for that.")
     page.locator("#adapt-button").click()
-    expect(page.locator("#adapt-status")).to_contain_text("halfway")
+    expect(page.locator("#adapt-step")).to_contain_text("halfway")
+    expect(page.locator("#adapt-status")).to_contain_text("Learning your tiles: 50%")
     expect(page.locator("#adapt-progress")).to_be_visible()
     gate.set()
-    expect(page.locator("#adapt-status")).to_contain_text("now active")
+    expect(page.locator("#teach-outcome")).to_contain_text("now reads your photos with the new version")
     expect(page.locator("#model-versions li")).to_have_count(2)
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("F1 0.970 (shipped 0.800)")
     # which kind of adaptation made it (issue 34: the page says whether torch trained the localiser)
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("localiser and classifier trained on your tiles")
     link = page.locator("#model-versions li").nth(1).get_by_role("link", name="per-class figures")
     assert httpx.get(f"{server}{link.get_attribute('href')}").json()["sets"]["held out"]["classes"]["1m"]["tiles"] == 2
+    page.locator("#teach-choices").get_by_role("button", name="Keep it").click()
+    expect(page.locator("#adapt-status")).to_have_text("Kept: the new version reads your photos.")
+    kept = httpx.get(f"{server}/v1/models").json()["active"]
+    assert kept != "base"
+
+    page.locator("#adapt-button").click()  # again: this version reads worse than the one in use, so waits
+    expect(page.locator("#teach-outcome")).to_contain_text("was not switched to")
+    assert httpx.get(f"{server}/v1/models").json()["active"] == kept
+    page.locator("#teach-choices").get_by_role("button", name="Use it anyway").click()
+    expect(page.locator("#model-versions li")).to_have_count(3)
+    expect(page.locator("#model-versions li").nth(2)).to_contain_text("in use")
+    worse = httpx.get(f"{server}/v1/models").json()["active"]
+    assert worse not in ("base", kept)
+    expect(page.locator("#adapt-status")).to_have_text(f"Now in use: {worse}.")
     page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("in use")
+    expect(page.locator("#adapt-status")).to_have_text("Now in use: shipped models.")
     assert httpx.get(f"{server}/v1/models").json()["active"] == "base"
     page.locator("#language").click()  # the list speaks the page's language (issue 35: it stayed in English)
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("内置模型")
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("留出 2 张照片")
+    expect(page.locator("#adapt-status")).to_have_text("现在使用：内置模型。")
+
+
+def test_a_failed_teaching_says_why_and_can_be_tried_again(serve, phone):
+    def out_of_memory(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
+        raise MemoryError("the localiser's fine-tuning ran out of memory")
+
+    page = phone
+    server = serve(adapt=out_of_memory)
+    save_photos(server, 1)
+    ready(page, server)
+    page.locator("#models-section summary").click()
+    expect(page.locator("#adapt-button")).to_be_disabled()  # one saved photo: teaching needs two
+    expect(page.locator("#teach-count")).to_contain_text("Teaching needs at least 2; save 1 more to start")
+    save_photos(server, 1)
+    page.locator("#models-section summary").click()
+    page.locator("#models-section summary").click()  # opened again: counted again
+    page.locator("#adapt-button").click()
+    status = page.locator("#adapt-status")
+    expect(status).to_have_text("Teaching failed: adaptation failed: the localiser's fine-tuning ran out of memory")
+    expect(status).to_have_class(re.compile(r"\berror\b"))
+    expect(page.locator("#teach-running")).to_be_hidden()
+    expect(page.locator("#adapt-button")).to_be_enabled()
+    assert page.evaluate("localStorage.getItem('fanshot-adapt-job')") is None  # a reload follows nothing
+
+
+def on_screen(page, selector: str) -> None:
+    """Scroll `selector` to the top of the phone's screen, below the sticky header (two rows on a phone)."""
+    page.evaluate(f"document.querySelector('{selector}').scrollIntoView()")
+    page.evaluate("window.scrollBy(0, -document.querySelector('header').offsetHeight - 12)")
+
+
+def test_teach_fanshot_your_tiles_is_offered_at_10_saved_photos_then_shows_time_left_and_rolls_back(
+        serve, phone, shots):
+    # issue 34 item 4: offered at the 10th saved photo; progress and time left; before and after; one tap back
+    from tests.api.test_models import fake_adapter
+
+    page, reported, finish = phone, threading.Event(), threading.Event()
+    server = serve(adapt=fake_adapter(0.97, photos=10, steps=[
+        (0.02, "exporting the confirmed photos", reported), (0.05, "fold 1 of 2: fine-tuning the localiser", finish)]))
+    save_photos(server, 9)
+    ready(page, server)
+    page.locator("#models-section summary").click()
+    expect(page.locator("#teach-count")).to_contain_text("Photos saved: 9.")
+    page.locator("#models-section summary").click()
+    expect(page.locator("#teach-section")).to_be_hidden()
+
+    upload(page, jpeg())  # the 10th, saved on the page
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    expect(page.locator("#teach-offer-text")).to_contain_text("You have saved 10 photos of your tiles.")
+    on_screen(page, "#score-section")  # the save, and below it the offer
+    check_screen(page, "the offer")
+    page.screenshot(path=shots / "adapt-offer.png")
+
+    page.locator("#teach-button").click()
+    expect(page.locator("#adapt-status")).to_have_text("Learning your tiles: 2%")
+    page.wait_for_timeout(1500)  # polled again: at 2% it still says nothing of the time left
+    expect(page.locator("#adapt-status")).to_have_text("Learning your tiles: 2%")
+    reported.set()  # 5% done in over 1.5 s: about 30 s to go
+    status = page.locator("#adapt-status")
+    expect(status).to_have_text(re.compile(r"^Learning your tiles: 5% · about \d+ (s|min) left$"))
+    expect(page.locator("#adapt-step")).to_have_text("fold 1 of 2: fine-tuning the localiser")
+    on_screen(page, "#score-section")
+    page.screenshot(path=shots / "adapt-running.png")
+    page.reload()  # the phone follows the same job on, and still knows the version to roll back to
+    page.wait_for_selector("body[data-ready=true]")
+    expect(status).to_have_text(re.compile(r"^Learning your tiles: 5% · about \d+ (s|min) left$"))
+    page.locator("#language").click()
+    expect(status).to_have_text(re.compile(r"^正在学习你的牌：5% · 大约还要 \d+ (秒|分钟)$"))
+    page.locator("#language").click()
+    version_before = httpx.get(f"{server}/v1/models").json()["active"]
+
+    finish.set()
+    expect(page.locator("#teach-outcome")).to_have_text("Done: Fanshot now reads your photos with the new version.")
+    rows = page.locator("#teach-figures tr")
+    expect(page.locator("#teach-figures caption")).to_have_text("On 2 of your photos that it did not learn from:")
+    expect(rows.nth(1)).to_have_text(re.compile(r"Tiles read right \(F1\)\s*0\.800\s*0\.970"))
+    expect(rows.nth(2)).to_have_text(re.compile(r"Photos read without a mistake\s*0 of 2\s*1 of 2"))
+    expect(page.locator("#teach-kind")).to_have_text("How it learned: localiser and classifier trained on your tiles.")
+    new_version = httpx.get(f"{server}/v1/models").json()["active"]
+    assert version_before == "base" and new_version != "base"
+    on_screen(page, "#teach-section")
+    check_screen(page, "the result")
+    page.screenshot(path=shots / "adapt-result.png")
+
+    page.locator("#teach-choices").get_by_role("button", name="Roll back").click()
+    expect(page.locator("#adapt-status")).to_have_text("Rolled back: shipped models read your photos again.")
+    assert httpx.get(f"{server}/v1/models").json()["active"] == "base"
+    expect(page.locator("#teach-result")).to_be_hidden()
+    expect(page.locator("#teach-offer")).to_be_hidden()  # the new version learned from all 10

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +25,22 @@ def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
                         "classes": {"1m": {"tiles": 2, "found": 1, "precision": 1.0, "recall": 0.5, "f1": 2 / 3}}}}
 
 
-def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None):
-    """An adapter that writes a models folder and reports `f1` on the held-out photos."""
+def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None, photos: int = 3,
+                 steps: Sequence[tuple[float, str, threading.Event | None]] | None = None):
+    """An adapter that writes a models folder and reports `f1` on the held-out photos, having learned from `photos`.
+    It reports each of `steps` (its progress, message, and a gate it then waits for): by default "halfway", then
+    `gate`."""
     seen: dict[str, Any] = {}
 
     def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
         seen["labels"] = sorted(p.read_text() for p in (yolo_dir / "labels").glob("*.txt"))
-        progress(0.5, "halfway")
-        if gate is not None:
-            gate.wait(10)
+        for fraction, message, then in steps or [(0.5, "halfway", gate)]:
+            progress(fraction, message)
+            if then is not None:
+                then.wait(10)
         out.mkdir(parents=True)
         (out / "vision.json").write_text("{}")
-        return {"kind": "deep", "kept": kept, "photos": 3, "held_out": figures(f1)}
+        return {"kind": "deep", "kept": kept, "photos": photos, "held_out": figures(f1)}
 
     adapter.seen = seen  # type: ignore[attr-defined]
     return adapter
@@ -90,7 +95,7 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     client = app_client(tmp_path, adapter, storage=storage)
     assert client.get("/v1/models").json() == {"active": "base", "versions": [
         {"id": "base", "created_at": None, "active": True, "photos": 0, "held_out": None,
-         "figures": "/v1/models/base/figures"}]}
+         "figures": "/v1/models/base/figures"}], "confirmed_photos": 0, "photos_needed": 2, "photos_suggested": 10}
     confirm_photos(client, 3)
     job = adapt(client)
     assert job["state"] == "done" and job["progress"] == 1 and job["outcome"]["activated"] is True
@@ -108,6 +113,21 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     assert rolled_back.status_code == 200 and rolled_back.json()["active"] == "base"
     recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
     assert recognition["model_version"] == "base"
+
+
+def test_the_listing_counts_the_confirmed_photos_an_adaptation_would_learn_from(tmp_path, storage):
+    # issue 34: the page offers adapting from `photos_suggested` confirmed photos, and says how many are missing
+    client = app_client(tmp_path, fake_adapter(0.97), storage=storage)
+    recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
+    assert client.get("/v1/models").json()["confirmed_photos"] == 0  # read, not yet saved
+    confirm_photos(client, 2)
+    tiles = [{"code": tile["code"], "box": tile["box"]} for tile in recognition["tiles"]]
+    for _ in range(2):  # a photo saved twice counts once
+        client.put(f"/v1/recognitions/{recognition['id']}/confirmation",
+                   json={"tiles": tiles, "hand": {"concealed": "123m", "winning_tile": "3m"}}).raise_for_status()
+    listing = client.get("/v1/models").json()
+    assert (listing["confirmed_photos"], listing["photos_needed"], listing["photos_suggested"]) == (3, 2, 10)
+    assert client.put("/v1/models/active", json={"version": "base"}).json()["confirmed_photos"] == 3
 
 
 def test_each_version_links_its_per_class_figures(tmp_path, storage):
