@@ -24,8 +24,10 @@ def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
                         "classes": {"1m": {"tiles": 2, "found": 1, "precision": 1.0, "recall": 0.5, "f1": 2 / 3}}}}
 
 
-def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None):
-    """An adapter that writes a models folder and reports `f1` on the held-out photos."""
+def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None,
+                 files: dict[str, bytes] | None = None):
+    """An adapter that writes a models folder (`files`: name → bytes; by default a vision.json) and reports `f1`
+    on the held-out photos."""
     seen: dict[str, Any] = {}
 
     def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
@@ -34,7 +36,8 @@ def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None 
         if gate is not None:
             gate.wait(10)
         out.mkdir(parents=True)
-        (out / "vision.json").write_text("{}")
+        for name, data in (files or {"vision.json": b"{}"}).items():
+            (out / name).write_bytes(data)
         return {"kind": "deep", "kept": kept, "photos": 3, "held_out": figures(f1)}
 
     adapter.seen = seen  # type: ignore[attr-defined]
