@@ -15,7 +15,13 @@ from fanshot.api.images import FolderImages, ImagesUnavailable
 from fanshot.api.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
 from fanshot.api.model_versions import ModelVersions
 from tests.api.conftest import fake_recognize, jpeg
-from tests.api.test_models import OPENED, adapt, app_client, close_databases, confirm_photos, fake_adapter  # noqa: F401
+from tests.api.test_models import (
+    adapt,
+    app_client,
+    close_databases,  # noqa: F401  (autouse: closes the databases of the apps made)
+    confirm_photos,
+    fake_adapter,
+)
 
 # An adapted version's folder as the adapter writes it: its settings and two models (here, made-up bytes).
 VERSION_FILES = {"vision.json": b'{"adapted": true}', "localiser.onnx": b"L" * 5000, "classifier.onnx": b"C" * 3000}
