@@ -77,7 +77,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
     app.state.followers = Followers()
     app.state.adapt = adapt
-    app.state.model_versions = ModelVersions(engine, data_dir / "models", base_models)
+    app.state.model_versions = ModelVersions(engine, app.state.store.images, data_dir / "models", base_models)
     install_error_handlers(app)
     app.add_middleware(InternalErrors)  # innermost: its 500s pass through the headers and ids added outside it
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})

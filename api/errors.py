@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fanshot.api.images import ImagesUnavailable
+from fanshot.api.model_files import ModelFilesMissing
 from fanshot.api.models import ErrorResponse
 from fanshot.api.observability import REQUEST_ID
 from fanshot.scoring.errors import ScoringError
@@ -112,9 +113,16 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ImagesUnavailable)
     async def images_unavailable(_: Request, error: ImagesUnavailable) -> JSONResponse:
         log.warning("image store: %s", error)
-        return errors(503, {"code": "images_unavailable", "message": "the server cannot read photos now (its image "
-                            "store is busy or does not answer); try again later"},
+        return errors(503, {"code": "images_unavailable", "message": "the server cannot read photos or model "
+                            "files now (its image store is busy or does not answer); try again later"},
                       headers={"Retry-After": STORAGE_RETRY_SECONDS})
+
+    @app.exception_handler(ModelFilesMissing)
+    async def model_files_missing(_: Request, error: ModelFilesMissing) -> JSONResponse:
+        log.error("active model version: %s", error)
+        return errors(503, {"code": "model_files_missing", "message": f"the files of the active model version "
+                            f"{error.version_id} are missing from the server's image store: switch to another "
+                            "version (PUT /v1/models/active), or restore its files"})
 
     @app.exception_handler(OperationalError)
     async def database_fault(_: Request, error: OperationalError) -> JSONResponse:

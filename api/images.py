@@ -70,6 +70,7 @@ class FolderImages:
         root.mkdir(parents=True, exist_ok=True)
 
     def put(self, name: str, data: bytes) -> None:
+        (self.root / name).parent.mkdir(parents=True, exist_ok=True)  # a model version's files: models/<id>/...
         write_atomic(self.root / name, data)
 
     def get(self, name: str) -> bytes | None:

@@ -1,8 +1,9 @@
 """Model versions of the app (docs/API.md "Adapting to a user's tile set"): the shipped models (`base`) and the
-versions `fanshot adapt` makes from the confirmed photos, each a models folder under DATA_DIR/models/<id>, listed
-with the figures measured on held-out confirmed photos, and each with its per-class figures (`figures`). The active
-version and the adaptation jobs live in the database (api/database.py), so every worker process reads the same
-active version on each request and sees every job's progress.
+versions `fanshot adapt` makes from the confirmed photos, each a models folder kept in the image store and fetched
+into DATA_DIR/models/<id> by an instance that recognises with it (api/model_files.py), listed with the figures
+measured on held-out confirmed photos, and each with its per-class figures (`figures`). The active version and the
+adaptation jobs live in the database (api/database.py), so every instance and worker process reads the same active
+version on each request and sees every job's progress.
 
 An adaptation runs as a background thread of the process that was asked; its progress is written to the job's row. A
 new version is made active by itself only when it reads its held-out photos at least as well as the active version
@@ -26,6 +27,7 @@ from sqlalchemy import Engine, insert, select, update
 from fanshot.api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
 from fanshot.api.export import labelled_files, stored_photo
 from fanshot.api.images import ImageStore
+from fanshot.api.model_files import ModelFiles
 from fanshot.api.store import Example, now
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
@@ -48,7 +50,7 @@ class NotEnough(Exception):
 @dataclass(frozen=True)
 class Version:
     id: str
-    folder: Path | None  # None: the shipped models
+    folder: Path | None  # the local copy of its files; None: the shipped models
 
 
 def held_out_figures(adaptation: dict[str, Any]) -> dict[str, Any]:
@@ -89,18 +91,23 @@ def report_figures(version_id: str, report: dict[str, Any]) -> dict[str, Any]:
 
 
 class ModelVersions:
-    def __init__(self, engine: Engine, root: Path, base: Path | None = None) -> None:
-        self.engine, self.root, self.base = engine, root, base
-        root.mkdir(parents=True, exist_ok=True)
+    def __init__(self, engine: Engine, images: ImageStore, cache: Path, base: Path | None = None) -> None:
+        """Versions recorded in `engine`'s database, their files in `images` (and, fetched, under `cache`);
+        `base`: the shipped models' folder (None: vision.recogniser.MODELS_DIR)."""
+        self.engine, self.images, self.base = engine, images, base
+        self.files = ModelFiles(images, cache)
 
-    def active(self) -> Version:
-        """The version recognitions use now (read per request: another process may have switched it)."""
+    def active_id(self) -> str:
+        """The id of the version recognitions use now (read per request: another process may have switched it)."""
         with reading(self.engine) as db:
             value = db.execute(select(model_settings.c.value).where(model_settings.c.key == "active")).scalar()
-        return self.version(value) if value else Version(BASE, self.base)
+        return value or BASE
 
-    def version(self, version_id: str) -> Version:
-        return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.root / version_id)
+    def active(self) -> Version:
+        """The version recognitions use now, its files fetched here first if this instance lacks them (raises
+        ModelFilesMissing, or ImagesUnavailable when the image store does not answer)."""
+        version_id = self.active_id()
+        return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.files.folder(version_id))
 
     def exists(self, version_id: str) -> bool:
         if version_id == BASE:
@@ -119,7 +126,7 @@ class ModelVersions:
 
     def listing(self) -> dict[str, Any]:
         """Every version, oldest first (the base first), with its held-out figures, and which is active."""
-        active = self.active().id
+        active = self.active_id()
         with reading(self.engine) as db:
             rows = db.execute(select(model_versions.c.id, model_versions.c.created_at, model_versions.c.adaptation)
                               .order_by(model_versions.c.created_at)).all()
@@ -156,7 +163,7 @@ class ModelVersions:
 
     # Jobs
 
-    def start_job(self, examples: list[Example], images: ImageStore, adapter: Adapter) -> dict[str, Any]:
+    def start_job(self, examples: list[Example], adapter: Adapter) -> dict[str, Any]:
         """Start adapting the base models to `examples` in a background thread; the new job."""
         if len(examples) < MIN_EXAMPLES:
             raise NotEnough(f"{len(examples)} confirmed photo(s); adapting needs at least {MIN_EXAMPLES}")
@@ -173,7 +180,7 @@ class ModelVersions:
                 raise Busy("an adaptation is already running")
             db.execute(insert(adapt_jobs).values(id=job_id, created_at=stamp, updated_at=stamp, state="queued",
                                                  progress=0.0, message="queued"))
-        threading.Thread(target=self._run, args=(job_id, examples, images, adapter), daemon=True,
+        threading.Thread(target=self._run, args=(job_id, examples, adapter), daemon=True,
                          name=f"adapt-{job_id}").start()
         return self.job(job_id)  # type: ignore[return-value]
 
@@ -193,35 +200,38 @@ class ModelVersions:
         with writing(self.engine) as db:
             db.execute(update(adapt_jobs).where(adapt_jobs.c.id == job_id).values(**fields))
 
-    def _run(self, job_id: str, examples: list[Example], images: ImageStore, adapter: Adapter) -> None:
+    def _run(self, job_id: str, examples: list[Example], adapter: Adapter) -> None:
         self._update(job_id, state="running", message="exporting the confirmed photos")
         version_id = uuid.uuid4().hex[:12]
+        out = self.files.staging(version_id)
         try:
             with tempfile.TemporaryDirectory(prefix="fanshot-adapt-") as scratch:
                 data = Path(scratch) / "data"
                 for example in examples:
-                    for name, content in labelled_files(example, stored_photo(example, images)):
+                    for name, content in labelled_files(example, stored_photo(example, self.images)):
                         (data / name).parent.mkdir(parents=True, exist_ok=True)
                         (data / name).write_bytes(content)
                 (data / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="ascii")
-                record = adapter(data, self.root / version_id, self.base, progress=lambda fraction, message:
+                record = adapter(data, out, self.base, progress=lambda fraction, message:
                                  self._update(job_id, progress=round(fraction, 3), message=message))
-            self._finish(job_id, version_id, record)
+            self._finish(job_id, version_id, out, record)
         except Exception as error:  # the job reports it; the server keeps serving
-            shutil.rmtree(self.root / version_id, ignore_errors=True)
             self._update(job_id, state="failed", message=f"adaptation failed: {error}")
+        finally:
+            shutil.rmtree(out, ignore_errors=True)  # published versions were moved out of it
 
-    def _finish(self, job_id: str, version_id: str, record: dict[str, Any]) -> None:
+    def _finish(self, job_id: str, version_id: str, out: Path, record: dict[str, Any]) -> None:
         figures = held_out_figures(record)
         if record["kept"] != "adapted":
-            shutil.rmtree(self.root / version_id, ignore_errors=True)
             self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False},
                          message=f"no new version: on {figures['photos']} held-out photos the adapted models read "
                          f"F1 {figures['f1']:.3f}, not better than the base's {figures['base_f1']:.3f}")
             return
+        self._update(job_id, message="storing the new version's files")
+        self.files.publish(version_id, out)  # before it is recorded: no instance may find a version without files
         with writing(self.engine) as db:
             db.execute(insert(model_versions).values(id=version_id, created_at=now(), adaptation=json.dumps(record)))
-        active = self.active().id
+        active = self.active_id()
         activated = figures["f1"] >= self._held_out_f1(active)
         if activated:
             self.activate(version_id)

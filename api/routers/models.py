@@ -48,7 +48,7 @@ def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep)
 @router.post("/v1/models/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))
 def adapt_models(store: StoreDep, versions: ModelVersionsDep, adapter: AdapterDep) -> JSONResponse:
     try:
-        job = versions.start_job(store.examples(), store.images, adapter)
+        job = versions.start_job(store.examples(), adapter)
     except NotEnough as error:
         raise Refusal(422, "not_enough_examples", f"{error}: confirm more photos first") from None
     except Busy as error:

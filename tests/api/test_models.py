@@ -26,10 +26,11 @@ def figures(f1: float, base_f1: float = 0.8) -> dict[str, Any]:
 
 
 def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None = None, photos: int = 3,
-                 steps: Sequence[tuple[float, str, threading.Event | None]] | None = None):
-    """An adapter that writes a models folder and reports `f1` on the held-out photos, having learned from `photos`.
-    It reports each of `steps` (its progress, message, and a gate it then waits for): by default "halfway", then
-    `gate`."""
+                 steps: Sequence[tuple[float, str, threading.Event | None]] | None = None,
+                 files: dict[str, bytes] | None = None):
+    """An adapter that writes a models folder (`files`: name → bytes; by default a vision.json) and reports `f1` on
+    the held-out photos, having learned from `photos`. It reports each of `steps` (its progress, message, and a
+    gate it then waits for): by default "halfway", then `gate`."""
     seen: dict[str, Any] = {}
 
     def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
@@ -39,7 +40,8 @@ def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None 
             if then is not None:
                 then.wait(10)
         out.mkdir(parents=True)
-        (out / "vision.json").write_text("{}")
+        for name, data in (files or {"vision.json": b"{}"}).items():
+            (out / name).write_bytes(data)
         return {"kind": "deep", "kept": kept, "photos": photos, "held_out": figures(f1)}
 
     adapter.seen = seen  # type: ignore[attr-defined]

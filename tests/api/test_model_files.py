@@ -1,0 +1,276 @@
+"""Adapted model versions live in the image store (issue 34 item 3): the instance that adapts publishes a version's
+files there before recording it; any other instance fetches them into its own cache, whole or not at all, and
+serves the version; a store that does not answer, or has lost the files, is a clear 503."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fanshot.api.images import FolderImages, ImagesUnavailable
+from fanshot.api.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
+from fanshot.api.model_versions import ModelVersions
+from tests.api.conftest import fake_recognize, jpeg
+from tests.api.test_models import (
+    adapt,
+    app_client,
+    close_databases,  # noqa: F401  (autouse: closes the databases of the apps made)
+    confirm_photos,
+    fake_adapter,
+)
+
+# An adapted version's folder as the adapter writes it: its settings and two models (here, made-up bytes).
+VERSION_FILES = {"vision.json": b'{"adapted": true}', "localiser.onnx": b"L" * 5000, "classifier.onnx": b"C" * 3000}
+
+
+def folder_contents(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+def recording(loaded: list[tuple[Path, dict[str, bytes]]]):
+    """A recognizer that notes the models folder it is handed and what that folder holds."""
+    def recognize(image, models_dir):
+        loaded.append((models_dir, folder_contents(models_dir)))
+        return fake_recognize(image)
+    return recognize
+
+
+def published(tmp_path: Path, version_id: str = "v1") -> FolderImages:
+    """A folder image store holding version `version_id` of VERSION_FILES."""
+    images = FolderImages(tmp_path / "store")
+    staging = ModelFiles(images, tmp_path / "adapting").staging(version_id)
+    staging.mkdir()
+    for name, data in VERSION_FILES.items():
+        (staging / name).write_bytes(data)
+    ModelFiles(images, tmp_path / "adapting").publish(version_id, staging)
+    return images
+
+
+class CountingImages:
+    """An image store that counts and slows its reads, and can be made to fail the read of one name."""
+
+    def __init__(self, images: FolderImages, *, failing: str | None = None, barrier: threading.Barrier | None = None):
+        self.images, self.failing, self.barrier, self.reads = images, failing, barrier, []
+
+    def put(self, name: str, data: bytes) -> None:
+        self.images.put(name, data)
+
+    def get(self, name: str) -> bytes | None:
+        self.reads.append(name)
+        if self.barrier is not None and name.endswith(MANIFEST):
+            self.barrier.wait(5)  # both fetchers are past their cache check before either writes
+        time.sleep(0.02)
+        if name == self.failing:
+            raise ImagesUnavailable("the object store cannot be read: EndpointConnectionError")
+        return self.images.get(name)
+
+    def check(self) -> None:
+        self.images.check()
+
+
+def test_a_published_version_is_stored_under_its_own_prefix_with_its_manifest_last(tmp_path):
+    images = published(tmp_path)
+    stored = sorted(p.relative_to(images.root).as_posix() for p in images.root.rglob("*") if p.is_file())
+    assert stored == [f"models/v1/{name}" for name in ("classifier.onnx", MANIFEST, "localiser.onnx", "vision.json")]
+    assert folder_contents(tmp_path / "adapting" / "v1") == VERSION_FILES  # the adapting instance keeps its copy
+    assert not list((tmp_path / "adapting").glob(".*"))
+
+
+def test_requests_that_want_a_missing_version_at_once_fetch_it_once_and_all_get_the_whole_folder(tmp_path):
+    images = CountingImages(published(tmp_path))
+    files = ModelFiles(images, tmp_path / "cache")
+    with_threads = []
+    barrier = threading.Barrier(8)
+
+    def want() -> None:
+        barrier.wait(5)
+        with_threads.append(files.folder("v1"))
+    threads = [threading.Thread(target=want) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert with_threads == [tmp_path / "cache" / "v1"] * 8
+    assert folder_contents(tmp_path / "cache" / "v1") == VERSION_FILES
+    assert images.reads.count(store_name("v1", MANIFEST)) == 1
+
+
+def test_two_processes_fetching_one_version_at_once_both_end_with_the_whole_folder(tmp_path):
+    # two ModelFiles on one cache folder: two worker processes of one instance, each with its own lock
+    images = published(tmp_path)
+    barrier = threading.Barrier(2)
+    fetchers = [ModelFiles(CountingImages(images, barrier=barrier), tmp_path / "cache") for _ in range(2)]
+    results: list[Path] = []
+    threads = [threading.Thread(target=lambda f=f: results.append(f.folder("v1"))) for f in fetchers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert results == [tmp_path / "cache" / "v1"] * 2
+    assert folder_contents(tmp_path / "cache" / "v1") == VERSION_FILES
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["v1"]  # the loser's copy is gone
+
+
+def test_a_fetch_that_fails_half_way_leaves_nothing_to_load_and_the_next_one_completes(tmp_path):
+    images = CountingImages(published(tmp_path), failing=store_name("v1", "localiser.onnx"))
+    files = ModelFiles(images, tmp_path / "cache")
+    with pytest.raises(ImagesUnavailable):
+        files.folder("v1")
+    assert list((tmp_path / "cache").iterdir()) == []  # neither the version's folder nor a half-written one
+    images.failing = None
+    assert folder_contents(files.folder("v1")) == VERSION_FILES
+
+
+@pytest.mark.parametrize("damage", ["manifest", "file", "changed"])
+def test_a_version_whose_files_are_not_all_in_the_store_is_named_and_not_fetched(tmp_path, damage):
+    images = published(tmp_path)
+    target = images.root / store_name("v1", MANIFEST if damage == "manifest" else "localiser.onnx")
+    if damage == "changed":
+        target.write_bytes(b"another model")
+    else:
+        target.unlink()
+    with pytest.raises(ModelFilesMissing, match="v1") as missing:
+        ModelFiles(images, tmp_path / "cache").folder("v1")
+    assert missing.value.version_id == "v1" and list((tmp_path / "cache").iterdir()) == []
+
+
+def forget(storage: dict[str, str], data: Path, name: str) -> None:
+    """Delete `name` from the image store of `storage` (the embedded one: DATA/images)."""
+    if not storage:
+        (data / "images" / name).unlink()
+        return
+    import boto3
+
+    bucket, prefix = storage["images_url"].removeprefix("s3://").split("/", 1)
+    boto3.client("s3", endpoint_url=storage["s3_endpoint_url"]).delete_object(Bucket=bucket, Key=f"{prefix}/{name}")
+
+
+def test_a_version_adapted_by_one_instance_is_served_by_another_from_the_object_store(
+        tmp_path, migrated_postgres_url, s3_images_url, s3_endpoint):
+    import boto3
+
+    storage = {"database_url": migrated_postgres_url, "images_url": s3_images_url, "s3_endpoint_url": s3_endpoint}
+    loaded: list[tuple[Path, dict[str, bytes]]] = []
+    one = app_client(tmp_path / "one", fake_adapter(0.95, files=VERSION_FILES), storage=storage)
+    two = app_client(tmp_path / "two", recognize=recording(loaded), storage=storage)
+    assert list((tmp_path / "two" / "models").iterdir()) == []  # the second instance holds no model files
+    confirm_photos(one, 2)
+    version = adapt(one)["version"]
+
+    bucket, prefix = s3_images_url.removeprefix("s3://").split("/", 1)
+    listed = boto3.client("s3", endpoint_url=s3_endpoint).list_objects_v2(Bucket=bucket,
+                                                                          Prefix=f"{prefix}/models/")
+    assert sorted(item["Key"] for item in listed["Contents"]) == [
+        f"{prefix}/models/{version}/{name}" for name in ("classifier.onnx", MANIFEST, "localiser.onnx", "vision.json")]
+    recognition = two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg(), "image/jpeg")})
+    assert recognition.status_code == 201 and recognition.json()["model_version"] == version
+    assert loaded == [(tmp_path / "two" / "models" / version, VERSION_FILES)]  # fetched from S3 into its cache
+
+    assert two.put("/v1/models/active", json={"version": "base"}).json()["active"] == "base"  # rollback, either
+    assert one.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == "base"
+    assert two.get("/v1/models").json() == one.get("/v1/models").json()
+
+
+@pytest.mark.model
+def test_the_real_recogniser_of_another_instance_loads_an_adapted_version_fetched_from_the_object_store(
+        tmp_path, migrated_postgres_url, s3_images_url, s3_endpoint):
+    from fanshot.api.dependencies import model_recognizer
+    from fanshot.vision.recogniser import MODELS_DIR
+
+    storage = {"database_url": migrated_postgres_url, "images_url": s3_images_url, "s3_endpoint_url": s3_endpoint}
+    shipped = {name: (MODELS_DIR / name).read_bytes() for name in ("vision.json", "localiser.onnx", "classifier.onnx")}
+    loaded: list[Path] = []
+
+    def recognize(image, models_dir):
+        loaded.append(models_dir)
+        return model_recognizer(image, models_dir)
+    one = app_client(tmp_path / "one", fake_adapter(0.95, files=shipped), storage=storage)
+    two = app_client(tmp_path / "two", recognize=recognize, storage=storage)
+    confirm_photos(one, 2)
+    version = adapt(one)["version"]
+    recognition = two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg(), "image/jpeg")})
+    assert recognition.status_code == 201, recognition.text
+    assert recognition.json()["model_version"] == version and loaded == [tmp_path / "two" / "models" / version]
+    assert folder_contents(loaded[0]) == shipped
+
+
+def test_a_fresh_instance_on_the_same_data_dir_with_an_empty_cache_loads_the_version_from_the_folder_store(tmp_path):
+    one = app_client(tmp_path, fake_adapter(0.95, files=VERSION_FILES))
+    confirm_photos(one, 2)
+    version = adapt(one)["version"]
+    shutil.rmtree(tmp_path / "models")
+    assert set(folder_contents(tmp_path / "images" / "models" / version)) == {*VERSION_FILES, MANIFEST}
+    loaded: list[tuple[Path, dict[str, bytes]]] = []
+    fresh = app_client(tmp_path, recognize=recording(loaded))
+    recognition = fresh.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg(), "image/jpeg")}).json()
+    assert recognition["model_version"] == version
+    assert loaded == [(tmp_path / "models" / version, VERSION_FILES)]
+
+
+@pytest.mark.storage
+def test_an_active_version_whose_files_left_the_store_answers_503_model_files_missing_and_rolls_back(tmp_path,
+                                                                                                      storage):
+    client = app_client(tmp_path, fake_adapter(0.95, files=VERSION_FILES), storage=storage)
+    confirm_photos(client, 2)
+    version = adapt(client)["version"]
+    read = client.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()
+    shutil.rmtree(tmp_path / "models" / version)  # as on an instance that never fetched it
+    forget(storage, tmp_path, store_name(version, "localiser.onnx"))
+    for path, body in (("/v1/recognitions", {"files": {"photo": ("h.jpg", jpeg())}}),
+                       (f"/v1/recognitions/{read['id']}/classify", {"json": {"box": [1, 1, 20, 20]}})):
+        answer = client.post(path, **body)
+        assert answer.status_code == 503, answer.text
+        error, = answer.json()["errors"]
+        assert error["code"] == "model_files_missing" and version in error["message"]
+        assert "PUT /v1/models/active" in error["message"]
+    assert client.put("/v1/models/active", json={"version": "base"}).status_code == 200
+    assert client.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == "base"
+
+
+def test_an_image_store_that_does_not_answer_a_model_fetch_is_503_images_unavailable(tmp_path):
+    client = app_client(tmp_path, fake_adapter(0.95, files=VERSION_FILES))
+    confirm_photos(client, 2)
+    version = adapt(client)["version"]
+    shutil.rmtree(tmp_path / "models" / version)
+    folder = client.app.state.store.images.store
+
+    def down(name: str) -> bytes | None:
+        raise ImagesUnavailable("the object store cannot be read: EndpointConnectionError")
+    folder.get = down
+    answer = client.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())})
+    assert answer.status_code == 503 and answer.json()["errors"][0]["code"] == "images_unavailable"
+    assert answer.headers["Retry-After"] == "30" and list((tmp_path / "models").iterdir()) == []
+    del folder.get  # the store answers again
+    assert client.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == version
+
+
+@pytest.mark.storage
+def test_a_version_whose_files_cannot_be_stored_is_never_recorded(tmp_path, storage):
+    client = app_client(tmp_path, fake_adapter(0.95, files=VERSION_FILES), storage=storage)
+    confirm_photos(client, 2)
+    store = client.app.state.store.images.store
+    storing = store.put
+
+    def full(name: str, data: bytes) -> None:
+        if name.startswith("models/"):
+            raise ImagesUnavailable("the object store cannot be written")
+        storing(name, data)
+    store.put = full
+    job = adapt(client)
+    assert job["state"] == "failed" and "cannot be written" in job["message"]
+    assert client.get("/v1/models").json()["versions"] == [client.get("/v1/models").json()["versions"][0]]
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_model_versions_fetch_nothing_to_list_or_to_tell_the_active_id(tmp_path):
+    client = app_client(tmp_path, fake_adapter(0.95, files=VERSION_FILES))
+    confirm_photos(client, 2)
+    version = adapt(client)["version"]
+    shutil.rmtree(tmp_path / "models" / version)
+    versions: ModelVersions = client.app.state.model_versions
+    assert versions.active_id() == version and client.get("/v1/models").json()["active"] == version
+    assert list((tmp_path / "models").iterdir()) == []
