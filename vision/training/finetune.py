@@ -39,7 +39,7 @@ class FineTuning:
 
     passes: int = 400
     min_epochs: int = 10
-    lr0: float = 0.001
+    lr0: float = 0.0005
     batch: int = 8
     degrees: float = 5.0  # small turns: a phone is held almost level; never flips (mirrored tiles are no tiles)
     freeze: int = 0  # leading layers kept as shipped
