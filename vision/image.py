@@ -202,9 +202,20 @@ def fit_size(width: int, height: int, max_side: int) -> tuple[int, int]:
     return max(1, round(width * ratio)), max(1, round(height * ratio))
 
 
+# Pillow's own opener, bound before anything can replace it: importing ultralytics (the train extra, for an
+# adaptation) swaps `Image.open` process-wide for one that, on bytes Pillow cannot identify, imports pi_heif and
+# raises ModuleNotFoundError, a 500 where a photo that is no photo is a 422 (`restore_pillow_open`).
+PILLOW_OPEN = Image.open
+
+
+def restore_pillow_open() -> None:
+    """Put Pillow's own `Image.open` back, for every caller in the process, after importing ultralytics."""
+    Image.open = PILLOW_OPEN
+
+
 def _open(data: bytes) -> Image.Image:
     try:
-        return Image.open(io.BytesIO(data), formats=FORMATS)
+        return PILLOW_OPEN(io.BytesIO(data), formats=FORMATS)
     except Image.DecompressionBombError as error:
         raise PhotoError("too_many_pixels", str(error)) from error
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:

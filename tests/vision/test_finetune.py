@@ -104,3 +104,19 @@ def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(tmp_
     assert sum(record["seconds_by_step"].values()) <= record["seconds"]
     Recogniser.load(out)  # loads and serves
     assert main(["eval", "--yolo", str(folder), "--models", str(out), "--json"]) == 0
+
+
+def test_importing_ultralytics_for_an_adaptation_leaves_a_photo_that_is_no_photo_a_clear_refusal(tmp_path):
+    from tests.services import needs_train_extra
+
+    needs_train_extra()
+    from PIL import Image
+
+    from fanshot.vision.image import PILLOW_OPEN, PhotoError, load_photo
+    from fanshot.vision.training.train import configure_ultralytics
+
+    configure_ultralytics(tmp_path / "config")  # imports ultralytics, which replaces Image.open process-wide
+    assert Image.open is PILLOW_OPEN
+    with pytest.raises(PhotoError) as refused:
+        load_photo(b"GIF89a? no, a text file")
+    assert refused.value.code == "not_an_image"

@@ -24,7 +24,7 @@ from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import format_data_yaml, format_labels, read_names, read_split
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.geometry import cut_crop, iou, letterbox
-from fanshot.vision.image import fit_size
+from fanshot.vision.image import fit_size, restore_pillow_open
 from fanshot.vision.recogniser import NOT_A_TILE, Look, Recogniser, to_tensor
 
 LOCALISER_CLASSES = ("face", "back")
@@ -324,6 +324,8 @@ def configure_ultralytics(config_dir: Path) -> None:
     if not font.exists():
         shutil.copy(_any_font(), font)
     from ultralytics import settings
+
+    restore_pillow_open()  # ultralytics' import replaced it (vision/image.py says why that matters)
 
     settings.update(sync=False, clearml=False, comet=False, dvc=False, mlflow=False, raytune=False,
                     wandb=False, tensorboard=False, weights_dir=str(config_dir.resolve() / "weights"),
