@@ -21,6 +21,63 @@ export function readingOrder(tiles) {
   return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
 
+const LABEL_PLACES = [["below", "centre"], ["above", "centre"], ["below", "end"], ["above", "end"], ["below", "start"],
+  ["above", "start"], ["below", "after"], ["above", "after"], ["below", "before"], ["above", "before"]];
+
+/** Where each box's label goes, as [side, along] from LABEL_PLACES, given the boxes' rectangles and the labels'
+ *  sizes (in px, one frame) and the rectangle labels must stay in: the first place that meets no other box, no
+ *  label placed before it and stays in bounds; if none does, the place that overlaps least. Below the box first,
+ *  as on an upright photo; on a slanted one the next tile's box covers that place, so a label moves above or
+ *  along (issue 35). */
+export function placeLabels(boxes, sizes, bounds) {
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const outside = (r) => (r.right - r.left) * (r.bottom - r.top) - overlap(r, bounds);
+  const placed = [];
+  return boxes.map((box, i) => {
+    const { width, height } = sizes[i];
+    const others = [...boxes.filter((_, j) => j !== i), ...placed];
+    let best = null;
+    for (const place of LABEL_PLACES) {
+      const rect = labelRect(box, { width, height }, place);
+      const cost = outside(rect) + others.reduce((sum, other) => sum + overlap(rect, other), 0);
+      if (best === null || cost < best.cost) best = { place, rect, cost };
+      if (cost === 0) break;
+    }
+    placed.push(best.rect);
+    return best.place;
+  });
+}
+
+/** The rectangle of a width×height label put at `place` by `box`. */
+export function labelRect(box, { width, height }, [side, along]) {
+  const top = side === "below" ? box.bottom : box.top - height;
+  const left = { centre: (box.left + box.right - width) / 2, start: box.left, end: box.right - width,
+    after: box.right, before: box.left - width }[along];
+  return { left, top, right: left + width, bottom: top + height };
+}
+
+/** Put each box's label where placeLabels says, for the boxes as the page shows them now. */
+function layOutLabels() {
+  const photo = $("photo").getBoundingClientRect();
+  const boxes = [...$("boxes").children];
+  const rects = boxes.map((box) => box.getBoundingClientRect());
+  const labels = boxes.map((box) => box.querySelector("span"));
+  const sizes = labels.map((label) => label.getBoundingClientRect());
+  // below the bottom row, labels may use the photo's bottom margin, kept for them
+  const bounds = { left: photo.left, top: photo.top, right: photo.right,
+    bottom: photo.bottom + parseFloat(getComputedStyle($("photo")).marginBottom) };
+  placeLabels(rects, sizes, bounds).forEach((place, i) => {
+    const rect = labelRect(rects[i], sizes[i], place);
+    // offsets from the box's padding edge, which positions the label
+    Object.assign(labels[i].style, { left: `${rect.left - rects[i].left - boxes[i].clientLeft}px`,
+      top: `${rect.top - rects[i].top - boxes[i].clientTop}px` });
+    labels[i].dataset.place = place.join(" ");
+  });
+}
+
+let labelsWatched = false;
+
 /** CSS background size and position that show only `box` of a width×height photo, filling the element. */
 export function closeupStyle([x1, y1, x2, y2], { width, height }) {
   const w = Math.max(x2 - x1, 1);
@@ -71,6 +128,9 @@ export function renderBoxes() {
     }
   }
   $("boxes").replaceChildren(...boxes);
+  layOutLabels();
+  if (!labelsWatched) new ResizeObserver(layOutLabels).observe($("photo")); // px places go stale as the photo resizes
+  labelsWatched = true;
 }
 
 let fixing = null; // the tile whose picker is open: its box is marked on the photo

@@ -58,6 +58,7 @@ def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | N
     return recognize
 
 
+FELT = (24, 110, 62)
 FACES = {"m": "万", "p": "筒", "s": "索"}
 HONOURS = "东南西北白發中"
 
@@ -65,12 +66,17 @@ HONOURS = "东南西北白發中"
 def table_photo(codes: list[str], width: int = 1400, height: int = 640) -> bytes:
     """A photo of tiles on felt where conftest's fake recognizer boxes them (a row across the middle), so
     screenshots show boxes around tiles. Tile 2 shows 三万, the tile the fake misreads as 3s."""
-    image = Image.new("RGB", (width, height), (24, 110, 62))
+    image = Image.new("RGB", (width, height), FELT)
+    step = width / len(codes)
+    draw_tiles(image, codes, [(n * step + 4, height * 0.4 + 4, (n + 1) * step - 4, height * 0.6 - 4)
+                              for n in range(len(codes))])
+    return as_jpeg(image)
+
+
+def draw_tiles(image: Image.Image, codes: list[str], boxes: list[tuple[float, float, float, float]]) -> None:
     draw = ImageDraw.Draw(image)
     font = ImageFont.truetype(str(CJK_FONT), 40) if CJK_FONT.exists() else ImageFont.load_default()
-    step = width / len(codes)
-    for n, code in enumerate(codes):
-        x1, y1, x2, y2 = n * step + 4, height * 0.4 + 4, (n + 1) * step - 4, height * 0.6 - 4
+    for code, (x1, y1, x2, y2) in zip(codes, boxes, strict=True):
         draw.rounded_rectangle((x1, y1 + 6, x2, y2 + 6), 10, fill=(190, 180, 150))
         draw.rounded_rectangle((x1, y1, x2, y2), 10, fill=(255, 252, 240), outline=(200, 190, 160), width=2)
         rank, suit = code[0], code[1]
@@ -80,9 +86,45 @@ def table_photo(codes: list[str], width: int = 1400, height: int = 640) -> bytes
             text = code
         draw.multiline_text(((x1 + x2) / 2, (y1 + y2) / 2), text, fill=(30, 30, 90), font=font, anchor="mm",
                             align="center")
+
+
+def as_jpeg(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90)
     return buffer.getvalue()
+
+
+def slanted_table(codes: list[str], degrees: float = -25, across: float = 0.55, width: int = 1400,
+                  height: int = 1000) -> tuple[bytes, Callable[..., dict[str, Any]]]:
+    """A photo of `codes` in one row, `across` the photo's width, turned `degrees` (clockwise when negative) about
+    its centre, as a phone held askew and afar sees them, and conftest's fake recognizer with each tile boxed by
+    the upright rectangle around it: the boxes of neighbours overlap, as the recogniser's do on such photos, and
+    on a phone they are under 24 px wide (issue 35)."""
+    image = Image.new("RGB", (width, height), FELT)
+    tile_width, left = across * width / len(codes), (1 - across) / 2 * width
+    top, bottom = height / 2 - tile_width * 2 / 3, height / 2 + tile_width * 2 / 3
+    upright = [(left + n * tile_width + 2, top, left + (n + 1) * tile_width - 2, bottom)
+               for n in range(len(codes))]
+    draw_tiles(image, codes, upright)
+    image = image.rotate(degrees, center=(width / 2, height / 2), fillcolor=FELT)  # PIL turns anticlockwise
+    turn = np.radians(-degrees)  # in image coordinates (y down), an anticlockwise turn on screen
+
+    def around(x1: float, y1: float, x2: float, y2: float) -> list[float]:
+        corners = np.array([(x1, y1), (x2, y1), (x1, y2), (x2, y2)]) - (width / 2, height / 2)
+        rotated = corners @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])
+        xs, ys = rotated[:, 0] / width + 0.5, rotated[:, 1] / height + 0.5
+        return [float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())]
+
+    fractions = [around(*box) for box in upright]
+
+    def recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
+        read = fake_recognize(image, models_dir)
+        shown_height, shown_width = image.shape[:2]
+        for tile, (x1, y1, x2, y2) in zip(read["tiles"], fractions, strict=True):
+            tile["box"] = [round(x1 * shown_width, 1), round(y1 * shown_height, 1), round(x2 * shown_width, 1),
+                           round(y2 * shown_height, 1)]
+        return read
+    return as_jpeg(image), recognize
 
 
 SHOWN = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]  # what the photo shows
@@ -191,20 +233,37 @@ def small_targets(page) -> list[str]:
 
 
 def overlapping_labels(page) -> list[str]:
+    """Labels on the photo that meet another label, another tile's box, or the status line above the photo."""
     return page.evaluate("""() => {
-      const rects = [...document.querySelectorAll('#boxes .box span')].map(el => el.getBoundingClientRect());
+      const boxes = [...document.querySelectorAll('#boxes .box')];
+      const rects = boxes.map(box => box.getBoundingClientRect());
+      const labels = boxes.map(box => box.querySelector('span').getBoundingClientRect());
       const status = document.querySelector('#photo-status').getBoundingClientRect();
       const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
         && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
       const found = [];
-      rects.forEach((a, i) => { if (meet(a, status)) found.push(`label ${i} / status`);
-        rects.slice(i + 1).forEach((b, j) => { if (meet(a, b)) found.push(`label ${i} / label ${i + 1 + j}`); }); });
+      labels.forEach((a, i) => { if (meet(a, status)) found.push(`label ${i} / status`);
+        labels.slice(i + 1).forEach((b, j) => { if (meet(a, b)) found.push(`label ${i} / label ${i + 1 + j}`); });
+        rects.forEach((b, j) => { if (j !== i && meet(a, b)) found.push(`label ${i} / box ${j}`); }); });
       return found; }""")
+
+
+def small_boxes(page) -> list[str]:
+    """Boxes on the photo whose tap area is under 24×24 CSS px (WCAG 2.5.8): the area is the box grown by its
+    ::after, so the drawn outline can stay the tile's size."""
+    return page.evaluate("""() => [...document.querySelectorAll('#boxes .box')].map((box, i) => {
+        const r = box.getBoundingClientRect(), after = getComputedStyle(box, '::after');
+        const [width, height] = after.position === 'absolute'
+          ? [parseFloat(after.width), parseFloat(after.height)] : [r.width, r.height];
+        return [i, Math.max(width, r.width), Math.max(height, r.height)]; })
+      .filter(([, width, height]) => width < 23.95 || height < 23.95)
+      .map(([i, width, height]) => `box ${i} ${width.toFixed(1)}×${height.toFixed(1)}`)""")
 
 
 def check_screen(page, name: str) -> None:
     assert serious_violations(page) == [], name
     assert small_targets(page) == [], name
+    assert small_boxes(page) == [], name
     assert overlapping_labels(page) == [], name
 
 
@@ -688,6 +747,21 @@ def test_every_screen_passes_axe_with_big_targets_and_labels_apart(server, page)
     check_screen(page, "result")
     page.locator("#language").click()
     check_screen(page, "zh")
+
+
+def test_on_a_slanted_photo_on_a_phone_labels_stay_clear_and_boxes_are_big_enough_to_tap(serve, phone, shots):
+    """Issue 35: on a slanted photo each label lay under the next tile's box, and a phone drew 17×22 px boxes."""
+    photo, recognize = slanted_table(SHOWN)
+    ready(phone, serve(recognize))
+    upload(phone, photo)
+    assert overlapping_labels(phone) == []
+    assert small_boxes(phone) == []
+    outlines = phone.locator("#boxes .box").evaluate_all(
+        "boxes => boxes.map(box => box.getBoundingClientRect()).map(r => [r.width, r.height])")
+    assert min(width for width, _ in outlines) < 24  # the drawn outline stays the tile's: only the tap area grows
+    phone.locator("#photo").screenshot(path=shots / "slanted-phone.png")
+    phone.locator(f".box[data-tile='{MISREAD}']").click()
+    expect(phone.locator("#picker")).to_be_visible()
 
 
 # ---- 10. big photos ----------------------------------------------------------------------------------------------
