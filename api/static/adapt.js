@@ -3,7 +3,7 @@
 // read the user's own held-out photos, with one tap to keep it or roll back. The models section lists the versions
 // with their held-out figures, switches between them, and starts teaching before the offer, saying what is missing.
 import { call } from "./api.js";
-import { $, button, setStatus } from "./dom.js";
+import { $, button, cell, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 
 const POLL_MS = 1000;
@@ -71,13 +71,6 @@ function versionItem(version) {
   return item;
 }
 
-function cell(tag, text, scope) {
-  const element = document.createElement(tag);
-  element.textContent = text;
-  if (scope) element.scope = scope;
-  return element;
-}
-
 /** Before and after, on the user's own photos that the adaptation did not learn from. */
 function figuresTable(figures) {
   const row = (...cells) => {
@@ -88,9 +81,11 @@ function figuresTable(figures) {
   const whole = (n) => t("teach_of", { n, photos: figures.photos });
   $("teach-figures").replaceChildren(
     cell("caption", t("teach_held_out", { photos: figures.photos })),
-    row(cell("td", ""), cell("th", t("teach_before"), "col"), cell("th", t("teach_after"), "col")),
-    row(cell("th", t("teach_f1"), "row"), cell("td", figures.base_f1.toFixed(3)), cell("td", figures.f1.toFixed(3))),
-    row(cell("th", t("teach_whole"), "row"), cell("td", whole(figures.base_exact_photos)),
+    row(cell("td", ""), cell("th", t("teach_before"), { scope: "col" }),
+      cell("th", t("teach_after"), { scope: "col" })),
+    row(cell("th", t("teach_f1"), { scope: "row" }), cell("td", figures.base_f1.toFixed(3)),
+      cell("td", figures.f1.toFixed(3))),
+    row(cell("th", t("teach_whole"), { scope: "row" }), cell("td", whole(figures.base_exact_photos)),
       cell("td", whole(figures.exact_photos))),
   );
 }

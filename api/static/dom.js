@@ -27,4 +27,9 @@ export function button(className, text, onClick) {
   return element;
 }
 
+/** An element holding `text`, with `properties` set on it (className, scope, ...): a table cell, a list item. */
+export function cell(tag, text, properties = {}) {
+  return Object.assign(document.createElement(tag), { textContent: text }, properties);
+}
+
 export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -2,7 +2,7 @@
 // Events from /v1/games/{id}/events), record a draw, undo the last hand. The server replays the game; the page
 // only shows what it sends. The game's id is in the address (?game=…), so every phone at the table can open it.
 import { call, callTagged } from "./api.js";
-import { $, button, setStatus } from "./dom.js";
+import { $, button, cell, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
@@ -70,19 +70,12 @@ const windFace = (wind) => faceOf(wind)[0];
 
 const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 
-function cell(tag, text, className) {
-  const element = document.createElement(tag);
-  element.textContent = text;
-  if (className) element.className = className;
-  return element;
-}
-
 function renderSheet(game) {
   const players = game.players;
   const dealer = players[game.dealer].name;
   $("game-title").textContent = t("game_title", { wind: tileName(game.prevalent_wind), n: game.hands.length + 1, dealer });
   $("scoresheet-head").replaceChildren(cell("th", "#"), ...players.map((player) =>
-    cell("th", `${player.name} ${windFace(player.seat_wind)}`, player.seat_wind === "1z" ? "dealer" : "")));
+    cell("th", `${player.name} ${windFace(player.seat_wind)}`, { className: player.seat_wind === "1z" ? "dealer" : "" })));
   $("scoresheet-body").replaceChildren(...game.hands.map((hand) => {
     const row = document.createElement("tr");
     row.dataset.hand = hand.n;
@@ -95,7 +88,7 @@ function renderSheet(game) {
     const remove = button("delete-hand", "✕", () => removeHand(game, hand));
     remove.setAttribute("aria-label", t("game_delete_hand", { n: hand.n }));
     label.append(edit, remove);
-    row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), amount > 0 ? "won" : "")));
+    row.append(label, ...hand.payments.map((amount) => cell("td", signed(amount), { className: amount > 0 ? "won" : "" })));
     const detail = document.createElement("tr");
     detail.className = "detail";
     for (const line of [row, detail]) {

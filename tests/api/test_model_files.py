@@ -39,6 +39,15 @@ def recording(loaded: list[tuple[Path, dict[str, bytes]]]):
     return recognize
 
 
+def run_together(calls) -> None:
+    """Each call on a thread of its own, all started before any is waited for."""
+    threads = [threading.Thread(target=call) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+
+
 def published(tmp_path: Path, version_id: str = "v1") -> FolderImages:
     """A folder image store holding version `version_id` of VERSION_FILES."""
     images = FolderImages(tmp_path / "store")
@@ -89,11 +98,7 @@ def test_requests_that_want_a_missing_version_at_once_fetch_it_once_and_all_get_
     def want() -> None:
         barrier.wait(5)
         with_threads.append(files.folder("v1"))
-    threads = [threading.Thread(target=want) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(10)
+    run_together([want] * 8)
     assert with_threads == [tmp_path / "cache" / "v1"] * 8
     assert folder_contents(tmp_path / "cache" / "v1") == VERSION_FILES
     assert images.reads.count(store_name("v1", MANIFEST)) == 1
@@ -105,11 +110,7 @@ def test_two_processes_fetching_one_version_at_once_both_end_with_the_whole_fold
     barrier = threading.Barrier(2)
     fetchers = [ModelFiles(CountingImages(images, barrier=barrier), tmp_path / "cache") for _ in range(2)]
     results: list[Path] = []
-    threads = [threading.Thread(target=lambda f=f: results.append(f.folder("v1"))) for f in fetchers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(10)
+    run_together([lambda f=f: results.append(f.folder("v1")) for f in fetchers])
     assert results == [tmp_path / "cache" / "v1"] * 2
     assert folder_contents(tmp_path / "cache" / "v1") == VERSION_FILES
     assert [p.name for p in (tmp_path / "cache").iterdir()] == ["v1"]  # the loser's copy is gone

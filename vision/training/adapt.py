@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +39,7 @@ from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
 from fanshot.vision.training import finetune
-from fanshot.vision.training.finetune import LabelledPhoto
+from fanshot.vision.training.finetune import LabelledPhoto, Progress
 from fanshot.vision.training.localiser_head import (
     Adam,
     LocaliserHead,
@@ -82,7 +82,6 @@ LOCALISER_MIN_PHOTOS = 2 * FOLDS
 SEED = 0
 DEEP_FOLDS = 2  # the deep adaptation's k-fold: each fit costs what the final one does (steps scale with photos)
 
-Progress = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)
@@ -414,7 +413,8 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     if deep and not finetune.available():
         raise DatasetError("adapting the whole localiser needs torch and ultralytics: pip install 'fanshot[train]'")
     meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
-    record = (deep_adapt if deep else head_adapt)(photos_in, out, base_dir, meta, report, adapt_localiser)
+    record = (deep_adapt(photos_in, out, base_dir, meta, report) if deep
+              else head_adapt(photos_in, out, base_dir, meta, report, adapt_localiser))
     record = {
         "kind": "deep" if deep else "head", **record,
         "base": str(base_dir), "data": str(yolo_dir),
@@ -513,12 +513,11 @@ def deep_folds(count: int, seed: int = SEED) -> np.ndarray:
     return folds
 
 
-def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress,
-               adapt_localiser: bool = False) -> dict:
+def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress) -> dict:
     """Fine-tune the localiser and refit the classifier's last layer (`fit_deep`) on the photos of each fold but
     one, read that fold's photos with the result as serving reads them, and keep the adaptation if all the
     photos, so read, read better than with the base; then fit on all the photos. Writes `out` and returns the
-    record's figures and choices. (`adapt_localiser` is the head refit's: the whole localiser is trained here.)"""
+    record's figures and choices."""
     paths = [path for path, _ in photos_in]
     truths = [[code for code, _ in labels] for _, labels in photos_in]
     folds = deep_folds(len(photos_in))
