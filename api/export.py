@@ -27,9 +27,12 @@ VAL_SHARE = 0.1  # of the photos, at least one once there are two
 
 
 def yolo_boxes(tiles: Iterable[dict[str, Any]], width: int, height: int) -> tuple[Box, ...]:
-    """Pixel boxes [x1, y1, x2, y2] of an image `width`×`height` → normalised YOLO boxes, clipped to it."""
+    """Pixel boxes [x1, y1, x2, y2] of an image `width`×`height` → normalised YOLO boxes, clipped to it. A tile
+    without a box (one of the hand that the photo does not show) is no label."""
     boxes = []
     for tile in tiles:
+        if tile["box"] is None:
+            continue
         x1, y1, x2, y2 = tile["box"]
         x1, x2 = (min(max(x / width, 0.0), 1.0) for x in (x1, x2))
         y1, y2 = (min(max(y / height, 0.0), 1.0) for y in (y1, y2))
