@@ -544,6 +544,36 @@ def test_tiles_lying_apart_are_in_a_tray_and_every_tile_stays_in_the_label(serve
     assert confirmation["hand"]["concealed"] == "123m456p789s11122z"
 
 
+def test_a_tile_added_without_a_box_is_in_the_hand_after_a_reload(server, page):
+    """Issue 35: "a tile added without a box is saved but gone after a reload". The hand is restored from
+    `hand_tiles`, by index into the confirmation's `tiles`, where such a tile has its place with `box: null`."""
+    ready(page, server)
+    recognition_id = upload(page)
+    page.locator("#concealed .tile-button[data-tile='8']").click()  # the 9s: out of the hand, into the tray
+    page.get_by_role("button", name="Out of the hand").click()
+    page.locator("#concealed .add-tile").click()
+    page.locator("#palette .pick[data-code='5s']").click()  # a tile the photo does not show: no box
+    added = page.locator("#concealed .tile-button.unseen")
+    expect(added).to_have_count(1)
+    added.click()
+    page.get_by_role("button", name="★ Winning tile", exact=True).click()
+    expect(page.locator("#hand-summary")).to_have_text("12m456p3578s11122z · ★ 5s")
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved ✓ 14 labelled tiles")
+    confirmation = stored(server, recognition_id)["confirmation"]
+    assert confirmation["tiles"][-1] == {"code": "5s", "box": None}
+    assert confirmation["hand"] == {"concealed": "12m456p3578s11122z", "melds": [], "flowers": "", "winning_tile": "5s"}
+
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#save-status")).to_contain_text("saved work")
+    expect(page.locator("#hand-summary")).to_have_text("12m456p3578s11122z · ★ 5s")
+    expect(page.locator("#concealed .tile-button.unseen.winning")).to_have_count(1)
+    expect(page.locator("#tray .tile-button")).to_have_count(1)
+    expect(page.locator(".box")).to_have_count(14)  # the added tile has no box to draw
+    check_screen(page, "reloaded with a tile added without a box")
+
+
 # ---- 5. flowers under a rule set without flowers -----------------------------------------------------------------
 
 def test_flowers_under_a_rule_set_without_them_offer_a_way_on(server, page):
