@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from dataclasses import replace
@@ -11,7 +10,6 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import JSONResponse
-from PIL import Image
 
 from fanshot.api.dependencies import (
     MetricsDep,
@@ -22,9 +20,9 @@ from fanshot.api.dependencies import (
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
+from fanshot.api.frames import framed, in_frame
 from fanshot.api.model_versions import BASE
 from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
-from fanshot.api.privacy import without_private_metadata
 from fanshot.api.store import PreconditionFailed, entity_tag
 from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
@@ -59,20 +57,6 @@ def found(value: Any, recognition_id: str) -> Any:
     if value is None:
         raise Refusal(404, "not_found", f"no recognition with id {recognition_id!r}")
     return value
-
-
-def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
-    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded, less its private
-    metadata (api/privacy.py); any other format (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised
-    (upright, the size the boxes refer to), so that every stored photo is one every dataset tool reads."""
-    kind = Image.open(io.BytesIO(data)).format
-    if kind in ("JPEG", "MPO"):  # an MPO is a JPEG with more pictures appended, which JPEG readers skip
-        return without_private_metadata(data), "image/jpeg", ".jpg"
-    if kind == "PNG":
-        return without_private_metadata(data), "image/png", ".png"
-    converted = io.BytesIO()
-    Image.fromarray(pixels).save(converted, "JPEG", quality=95)
-    return converted.getvalue(), "image/jpeg", ".jpg"
 
 
 def in_notation_order(hand: Hand) -> Hand:
@@ -151,7 +135,8 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
                 from missing
         clock.lap("recognise")
-        stored = store.add_recognition(result, *stored_photo(data, pixels))
+        height, width = pixels.shape[:2]
+        stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
         clock.lap("store")
         # the recognizer's own stages within "recognise" (localise, classify)
         stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
@@ -173,10 +158,10 @@ def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
 @router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
-    photo, media = found(store.image(recognition_id), recognition_id)
-    # photos stored before their metadata was removed on upload are cleaned on the way out
-    return Response(without_private_metadata(photo), media_type=media,
-                    headers={"Cache-Control": "private, max-age=31536000"})
+    photo, _ = found(store.image(recognition_id), recognition_id)
+    # photos stored before they were kept in the frame of their boxes, or without their metadata, are on the way out
+    framed_photo, media, _ = in_frame(photo, found(store.recognition(recognition_id), recognition_id)["image"])
+    return Response(framed_photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
 @router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,

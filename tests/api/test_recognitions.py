@@ -2,8 +2,9 @@ import io
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from fanshot.api.app import create_app
 from fanshot.datasets.importer import read_dataset
@@ -324,6 +325,55 @@ def test_export_turns_exif_rotated_photos_upright(client):
     client.put(f"/v1/recognitions/{created['id']}/confirmation", json=confirmation_of(created))
     archive = zipfile.ZipFile(io.BytesIO(client.get("/v1/datasets/export").content))
     assert Image.open(archive.open(f"images/{created['id']}.jpg")).size == (480, 640)
+
+
+def quartered_jpeg(width: int, height: int, **save) -> bytes:
+    """A photo whose four quarters differ, so that a turn or a flip shows."""
+    image = Image.new("RGB", (width, height), (20, 120, 60))
+    image.paste((200, 30, 30), (0, 0, width // 2, height // 2))
+    image.paste((30, 30, 200), (width // 2, height // 2, width, height))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=95, **save)
+    return buffer.getvalue()
+
+
+def upright_pixels(photo: bytes, size: tuple[int, int]) -> np.ndarray:
+    """The photo as a viewer shows it (EXIF orientation applied), at `size`."""
+    return np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(photo))).convert("RGB").resize(size), float)
+
+
+def assert_in_frame(served: bytes, photo: bytes, recognition: dict) -> None:
+    """`served` is `photo` upright, at the size of the recognition's `image`: the frame its boxes use."""
+    picture = Image.open(io.BytesIO(served))
+    size = (recognition["image"]["width"], recognition["image"]["height"])
+    assert picture.size == size and picture.getexif().get(0x0112, 1) == 1
+    assert np.abs(np.asarray(picture.convert("RGB"), float) - upright_pixels(photo, size)).mean() < 4
+
+
+ROTATED = Image.Exif()
+ROTATED[0x0112] = 6  # the camera was turned: a viewer shows the stored pixels turned 90° clockwise
+
+
+@pytest.mark.parametrize(("photo", "frame"), [
+    (quartered_jpeg(640, 480, exif=ROTATED), (480, 640)),
+    (quartered_jpeg(4000, 3000), (1600, 1200)),
+    (quartered_jpeg(3000, 2000, exif=ROTATED), (1067, 1600)),
+], ids=["turned", "shrunk", "turned-and-shrunk"])
+def test_a_stored_photo_is_in_the_frame_of_its_boxes(client, photo, frame):
+    """Issue 35: "a stored photo is in the frame of its boxes": upright, at the size the boxes refer to, for the
+    page, any client of the image and the export (which adaptation reads) alike."""
+    created = confirmed_upload(client, photo)
+    assert (created["image"]["width"], created["image"]["height"]) == frame
+    assert_in_frame(client.get(f"/v1/recognitions/{created['id']}/image").content, photo, created)
+    assert_in_frame(exported(client).read(f"images/{created['id']}.jpg"), photo, created)
+
+
+def test_a_photo_stored_as_uploaded_before_is_served_and_exported_in_the_frame_of_its_boxes(client):
+    photo = quartered_jpeg(3000, 2000, exif=ROTATED)
+    created = confirmed_upload(client, photo)
+    client.app.state.store.images.put(f"{created['id']}.jpg", photo)  # as a version before issue 35 kept it
+    assert_in_frame(client.get(f"/v1/recognitions/{created['id']}/image").content, photo, created)
+    assert_in_frame(exported(client).read(f"images/{created['id']}.jpg"), photo, created)
 
 
 def test_unknown_export_format_is_422(client):
