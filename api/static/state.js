@@ -52,7 +52,7 @@ const meldKind = (meld) => (meld.kind === "kong" && meld.concealed ? "kong_conce
 
 /** A recognition result's tiles, placed by index as its `hand_tiles` says; with a saved confirmation, its tiles
  *  (those the photo does not show too, `box: null`) placed by index as they were saved, each with the alternatives
- *  of the detection it is (`detection`, an index too: nothing is matched by box or code). */
+ *  of the detection it is (`detection`, an index too: nothing is matched by box). */
 export function loadRecognition(state, recognition) {
   resetPhoto(state);
   state.recognition = recognition;

@@ -471,7 +471,8 @@ def test_a_save_over_work_saved_elsewhere_meanwhile_is_refused_in_plain_words(se
     response = httpx.get(f"{server}/v1/recognitions/{recognition_id}")
     if "etag" not in response.headers:
         pytest.skip("this server does not tag confirmations yet (ETag / If-Match)")
-    other = {**response.json()["confirmation"], "hand": {"concealed": "", "winning_tile": ""}}
+    # another client, one that sends the hand alone (DESIGN.md: `{"tiles": [{code, box}], "hand": {...} | null}`)
+    other = {"tiles": response.json()["confirmation"]["tiles"], "hand": {"concealed": "", "winning_tile": ""}}
     assert httpx.put(f"{server}/v1/recognitions/{recognition_id}/confirmation", json=other).status_code == 200
     page.locator("#save-button").click()  # this page read the older confirmation
     expect(page.locator("#save-status")).to_contain_text("saved elsewhere meanwhile")
@@ -804,11 +805,17 @@ def test_a_big_photo_is_turned_upright_and_shrunk_before_upload_and_shown_at_onc
     buffer = io.BytesIO()
     big.save(buffer, "JPEG", quality=80, exif=exif)
     ready(page, server)
-    recognition_id = upload(page, buffer.getvalue())
+    upload(page, buffer.getvalue())
     assert page.locator("#photo-image").get_attribute("src").startswith("blob:")  # the local copy, not a download
-    sent = Image.open(io.BytesIO(httpx.get(f"{server}/v1/recognitions/{recognition_id}/image").content))
-    assert sent.size == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
-    assert sent.getpixel((1450, 50))[0] > 200  # the red mark, turned to the top right
+    # the local copy shown is the photo sent (the server keeps it shrunk further, to the frame its boxes use)
+    width, height, red = page.evaluate("""() => {
+      const image = document.querySelector('#photo-image');
+      const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight);
+      canvas.getContext('2d').drawImage(image, 0, 0);
+      return [image.naturalWidth, image.naturalHeight, canvas.getContext('2d').getImageData(1450, 50, 1, 1).data[0]];
+    }""")
+    assert (width, height) == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
+    assert red > 200  # the red mark, turned to the top right
 
 
 def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):
