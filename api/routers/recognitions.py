@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import replace
@@ -77,8 +78,8 @@ def confirmed_hand(confirmation: Confirmation) -> Any:
     if confirmation.hand is not None:
         sent = parse_hand(scorer_input(confirmation.hand), draft=True)
         if in_notation_order(sent) != in_notation_order(parse_hand(placed, draft=True)):
-            raise Refusal(422, "hand_disagrees", f"hand {confirmation.hand} is not the hand that hand_tiles place "
-                          f"({placed}): leave hand out (it is derived from tiles and hand_tiles) or send that one",
+            raise Refusal(422, "hand_disagrees", f"hand is not the hand that hand_tiles place, {json.dumps(placed)}: "
+                          "leave hand out (it is derived from tiles and hand_tiles) or send that one",
                           detail={"field": "hand", "placed": placed})
     return placed
 
@@ -90,11 +91,12 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
     width, height = recognition["image"]["width"], recognition["image"]["height"]
     detections = len(recognition["tiles"])
     for index, tile in enumerate(confirmation.tiles):
-        if tile.box is not None and not (0 <= tile.box[0] < tile.box[2] <= width
-                                         and 0 <= tile.box[1] < tile.box[3] <= height):
-            raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
-                           f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2; null for a tile the "
-                           "photo does not show)")
+        if tile.box is not None:  # None: a tile the photo does not show
+            x1, y1, x2, y2 = tile.box
+            if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
+                raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
+                               f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2; null for a tile "
+                               "the photo does not show)")
         if tile.detection is not None and tile.detection >= detections:
             raise Refusal(422, "bad_request", f"tiles[{index}].detection {tile.detection} is not the index of one "
                           f"of the recognition's {detections} detections (leave it out for a tile added by hand)",
