@@ -13,40 +13,27 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Any
 
-from PIL import Image
-
 from fanshot.api import store
+from fanshot.api.frames import in_frame
 from fanshot.api.images import ImageStore
-from fanshot.api.privacy import without_private_metadata
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
-from fanshot.vision.image import readable_exif, upright
 
-EXIF_ORIENTATION = 0x0112
 VAL_SHARE = 0.1  # of the photos, at least one once there are two
 
 
 def yolo_boxes(tiles: Iterable[dict[str, Any]], width: int, height: int) -> tuple[Box, ...]:
-    """Pixel boxes [x1, y1, x2, y2] of an image `width`×`height` → normalised YOLO boxes, clipped to it."""
+    """Pixel boxes [x1, y1, x2, y2] of an image `width`×`height` → normalised YOLO boxes, clipped to it. A tile
+    without a box (one of the hand that the photo does not show) is no label."""
     boxes = []
     for tile in tiles:
+        if tile["box"] is None:
+            continue
         x1, y1, x2, y2 = tile["box"]
         x1, x2 = (min(max(x / width, 0.0), 1.0) for x in (x1, x2))
         y1, y2 = (min(max(y / height, 0.0), 1.0) for y in (y1, y2))
         boxes.append(Box(CLASS_INDEX[tile["code"]], (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1))
     return tuple(boxes)
-
-
-def upright_photo(photo: bytes, name: str) -> tuple[bytes, str]:
-    """The photo in the frame its boxes use (EXIF orientation applied), and its file name: itself when already
-    upright, else an upright JPEG copy. Phones store most portrait shots rotated, flagged by EXIF only."""
-    image = Image.open(io.BytesIO(photo))
-    if readable_exif(image).get(EXIF_ORIENTATION, 1) == 1:
-        return photo, name
-    upright(image)
-    turned = io.BytesIO()
-    image.convert("RGB").save(turned, "JPEG", quality=95)
-    return turned.getvalue(), f"{PurePath(name).stem}.jpg"
 
 
 class Outbox(io.RawIOBase):
@@ -86,12 +73,13 @@ def stored_photo(example: store.Example, images: ImageStore) -> bytes:
 
 
 def labelled_files(example: store.Example, stored: bytes) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
-    """An example as the files of a YOLO split: (images/NAME, the upright photo), (labels/STEM.txt, its boxes);
-    `stored`: its photo as the image store holds it."""
-    photo, name = upright_photo(without_private_metadata(stored), example.image_file)
+    """An example as the files of a YOLO split: (images/STEM.jpg or .png, the photo in the frame of its boxes),
+    (labels/STEM.txt, its boxes); `stored`: its photo as the image store holds it."""
     size = example.recognition["image"]
+    photo, _, suffix = in_frame(stored, size)
+    stem = PurePath(example.image_file).stem
     boxes = yolo_boxes(example.confirmation["tiles"], size["width"], size["height"])
-    return (f"images/{name}", photo), (f"labels/{PurePath(name).stem}.txt", format_labels(boxes).encode("ascii"))
+    return (f"images/{stem}{suffix}", photo), (f"labels/{stem}.txt", format_labels(boxes).encode("ascii"))
 
 
 def split_by_photo(examples: Iterable[store.Example], images: ImageStore

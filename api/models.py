@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    WithJsonSchema,
+    create_model,
+    model_serializer,
+    model_validator,
+)
 
 from fanshot.scoring.hand import MAX_STAKE, MELD_KINDS, SPECIAL_WINS, WIN_TYPES
 from fanshot.scoring.rules import CAP_RELATIVE, MAX_FAN, OPTIONS
@@ -183,7 +192,15 @@ Box = tuple[float, float, float, float]
 class LabelledTile(BaseModel):
     # Other keys are ignored: a client may echo the recognition's tiles (confidence, alternatives) back.
     code: TileCode
-    box: Box = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image`")
+    box: Box | None = Field(description="[x1, y1, x2, y2] in pixels of the recognition's `image` (a label); null: a "
+                            "tile of the hand that the photo does not show (added by hand), placed but no label")
+    detection: int | None = Field(None, ge=0, description="the recognition's detection this tile is, by index in "
+                                  "its `tiles` (the code perhaps corrected); absent for a tile added by hand")
+
+    @model_serializer(mode="wrap")
+    def keep_null_box(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # a null box says "not in the photo": it stays when other nulls are left out (exclude_none)
+        return {"box": None, **handler(self)}
 
 
 class PlacedMeld(BaseModel):
@@ -203,6 +220,7 @@ class HandTiles(BaseModel):
     melds: list[PlacedMeld] = []
     flowers: list[int] = []
     loose: list[int] = []
+    winning: int | None = Field(None, description="the winning tile, by index: one of `concealed`")
 
     def indices(self) -> list[int]:
         return self.concealed + self.flowers + self.loose + [i for meld in self.melds for i in meld.tiles]
@@ -210,13 +228,16 @@ class HandTiles(BaseModel):
 
 class Confirmation(BaseModel):
     """The corrected reading of a photo: each tile in it with its box (the training labels, face-down tiles as
-    `back`); the hand, if given, may be a draft (no winning tile yet, loose tiles left out); and, optionally, where
-    each tile sits in the hand and how the hand was won, so the page can restore its work. The hand, rule set,
-    options and context are checked by the scorer's parser, like a score request's."""
+    `back`), and the hand's tiles the photo does not show with none; where each tile sits in the hand, by index
+    (`hand_tiles`: the one source of the hand, which the server derives from it), or, from a client that does not
+    place tiles, the hand in notation; and how the hand was won, so the page can restore its work. A hand may be a
+    draft (no winning tile yet, loose tiles left out). The hand, rule set, options and context are checked by the
+    scorer's parser, like a score request's."""
 
     tiles: list[LabelledTile] = Field(max_length=200)
     hand: Annotated[Any, WithJsonSchema(nullable(Hand))] = Field(
-        None, description="a score request's `hand`, perhaps unfinished")
+        None, description="a score request's `hand`, perhaps unfinished; with `hand_tiles`, derived from them (a "
+        "hand sent as well must be the same)")
     hand_tiles: HandTiles | None = Field(None, description="the hand's tiles by index into `tiles`")
     ruleset: str | None = None
     options: Annotated[Any, WithJsonSchema(nullable(Options))] = None
@@ -228,6 +249,8 @@ class Confirmation(BaseModel):
         placed = self.hand_tiles.indices() if self.hand_tiles else []
         if any(not 0 <= index < len(self.tiles) for index in placed) or len(set(placed)) < len(placed):
             raise ValueError("hand_tiles must name each of the tiles at most once, by its index in tiles")
+        if self.hand_tiles and self.hand_tiles.winning not in (None, *self.hand_tiles.concealed):
+            raise ValueError("hand_tiles.winning must be the index of one of hand_tiles.concealed")
         return self
 
 

@@ -1,7 +1,8 @@
 """What a stored photo must not give away: where it was taken, by whom, with which camera. A phone's JPEG carries
 GPS coordinates, the owner's name and serial numbers in its EXIF, XMP and IPTC blocks; a PNG may carry them in
 text chunks. Photos are kept, exported and served without them, the picture itself untouched (no re-encoding):
-only the EXIF orientation stays, since the boxes refer to the upright frame a viewer must show."""
+only the EXIF orientation stays, which a viewer needs to show the picture upright (the app keeps a photo as
+uploaded only when it is upright already, and re-encodes any other: api/frames.py)."""
 
 from __future__ import annotations
 

@@ -229,7 +229,26 @@ def place_hand(groups: list[dict], codes: Sequence[str]) -> dict:
 
 def propose_hand(groups: list[dict], codes: Sequence[str]) -> dict:
     """A score-request `hand`: the tiles place_hand puts in the hand, in notation."""
-    placed = place_hand(groups, codes)
-    melds = [meld_of([codes[i] for i in meld["tiles"]]) for meld in placed["melds"]]
-    return {"concealed": to_string(codes[i] for i in placed["concealed"]), "melds": melds,
-            "flowers": to_string(codes[i] for i in placed["flowers"])}
+    return hand_of(place_hand(groups, codes), codes)
+
+
+def hand_of(placed: dict, codes: Sequence[str]) -> dict:
+    """The score-request `hand` that a placement by index makes (place_hand's, or a confirmation's `hand_tiles`),
+    the one source of it: each group's faces in notation (backs show none); a concealed kong is of the face it
+    shows, or of its `face` where it shows only backs (none where neither); `winning_tile` where `placed` names
+    the winning tile's index (`winning`)."""
+    def faces(indices: Sequence[int]) -> list[str]:
+        return [codes[i] for i in indices if codes[i] != BACK]
+
+    def meld(placed_meld: dict) -> dict:
+        shown = faces(placed_meld["tiles"])
+        if placed_meld["kind"] == "kong" and placed_meld.get("concealed"):
+            face = placed_meld.get("face") or next(iter(shown), None)
+            shown = [face] * 4 if face else []
+        flags = {key: placed_meld[key] for key in ("concealed", "added", "fed_by") if placed_meld.get(key)}
+        return {"kind": placed_meld["kind"], "tiles": to_string(shown), **flags}
+
+    hand = {"concealed": to_string(faces(placed["concealed"])), "melds": [meld(m) for m in placed["melds"]],
+            "flowers": to_string(faces(placed["flowers"]))}
+    winning = placed.get("winning")
+    return hand if winning is None else {**hand, "winning_tile": codes[winning]}

@@ -20,7 +20,7 @@ import onnxruntime as ort
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.config import RecogniserConfig, ZoomIn, ZoomOut
 from fanshot.vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
-from fanshot.vision.layout import group_tiles, place_hand, propose_hand, rows, rows_run_down, straighten
+from fanshot.vision.layout import group_tiles, hand_of, place_hand, rows, rows_run_down, straighten
 from fanshot.vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -394,12 +394,13 @@ class Recogniser:
                                  strict=True)]
         codes = [tile["code"] for tile in tiles]
         groups = group_tiles(found.boxes, codes, self.config.layout)
+        placed = place_hand(groups, codes)
         return {
             "image": {"width": width, "height": height},
             "tiles": tiles,
             "groups": groups,
-            "hand": propose_hand(groups, codes),
-            "hand_tiles": place_hand(groups, codes),
+            "hand": hand_of(placed, codes),
+            "hand_tiles": placed,
             "suggestions": suggest(tiles, groups, self.config.suggestions),
             "timing_ms": {"localise": round((located - start) * 1000, 1),
                           "classify": round((classified - located) * 1000, 1),

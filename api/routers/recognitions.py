@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import io
+import json
 import logging
 import time
+from dataclasses import replace
 from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
 from fastapi.responses import JSONResponse
-from PIL import Image
 
 from fanshot.api.dependencies import (
     MetricsDep,
@@ -21,14 +21,16 @@ from fanshot.api.dependencies import (
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
+from fanshot.api.frames import framed, in_frame
 from fanshot.api.model_versions import BASE
 from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
-from fanshot.api.privacy import without_private_metadata
 from fanshot.api.store import PreconditionFailed, entity_tag
 from fanshot.scoring import rules
-from fanshot.scoring.hand import parse_context, parse_hand
+from fanshot.scoring.hand import Hand, parse_context, parse_hand
+from fanshot.scoring.tiles import sort_key
 from fanshot.scoring.validate import check_draft
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.layout import hand_of
 
 IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
                                      "stored only if it has not changed since (else 412)")]
@@ -58,35 +60,55 @@ def found(value: Any, recognition_id: str) -> Any:
     return value
 
 
-def stored_photo(data: bytes, pixels: np.ndarray) -> tuple[bytes, str, str]:
-    """What to keep of an accepted photo (bytes, MIME type, suffix): a JPEG or PNG as uploaded, less its private
-    metadata (api/privacy.py); any other format (HEIC, WebP, GIF, TIFF, BMP) as a JPEG of the pixels recognised
-    (upright, the size the boxes refer to), so that every stored photo is one every dataset tool reads."""
-    kind = Image.open(io.BytesIO(data)).format
-    if kind in ("JPEG", "MPO"):  # an MPO is a JPEG with more pictures appended, which JPEG readers skip
-        return without_private_metadata(data), "image/jpeg", ".jpg"
-    if kind == "PNG":
-        return without_private_metadata(data), "image/png", ".png"
-    converted = io.BytesIO()
-    Image.fromarray(pixels).save(converted, "JPEG", quality=95)
-    return converted.getvalue(), "image/jpeg", ".jpg"
+def in_notation_order(hand: Hand) -> Hand:
+    """`hand` with each part's tiles in notation order: two hands are the same when these are equal."""
+    def order(tiles: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted(tiles, key=sort_key))
+    return replace(hand, concealed=order(hand.concealed), flowers=order(hand.flowers),
+                   melds=tuple(replace(meld, tiles=order(meld.tiles)) for meld in hand.melds))
 
 
-def check_confirmation(confirmation: Confirmation, image: dict[str, int]) -> None:
-    """Refuse boxes outside the photo, and a hand, rule set, options or context the scorer's parser refuses, or a
-    hand that holds more than a hand can (ScoringError); a draft hand may lack tiles and its winning tile."""
-    width, height = image["width"], image["height"]
-    for index, tile in enumerate(confirmation.tiles):
-        x1, y1, x2, y2 = tile.box
-        if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
-            raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
-                           f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2)")
+def confirmed_hand(confirmation: Confirmation) -> Any:
+    """The hand to store: the one `hand_tiles` places (vision/layout.py `hand_of`, as a recognition's proposed
+    hand), or, from a client that does not place tiles, the `hand` sent. A `hand` sent beside `hand_tiles` must
+    be that same hand (its tiles in any order): two hands that disagree are refused, not stored unchecked."""
+    if confirmation.hand_tiles is None:
+        return confirmation.hand
+    placed = hand_of(confirmation.hand_tiles.model_dump(exclude_none=True), [tile.code for tile in confirmation.tiles])
     if confirmation.hand is not None:
-        check_draft(parse_hand(scorer_input(confirmation.hand), draft=True))
+        sent = parse_hand(scorer_input(confirmation.hand), draft=True)
+        if in_notation_order(sent) != in_notation_order(parse_hand(placed, draft=True)):
+            raise Refusal(422, "hand_disagrees", f"hand is not the hand that hand_tiles place, {json.dumps(placed)}: "
+                          "leave hand out (it is derived from tiles and hand_tiles) or send that one",
+                          detail={"field": "hand", "placed": placed})
+    return placed
+
+
+def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any:
+    """The hand to store (confirmed_hand), once the confirmation is found sound: refuse boxes outside the photo, a
+    detection the recognition does not have, and a hand, rule set, options or context the scorer's parser refuses,
+    or a hand that holds more than a hand can (ScoringError); a draft hand may lack tiles and its winning tile."""
+    width, height = recognition["image"]["width"], recognition["image"]["height"]
+    detections = len(recognition["tiles"])
+    for index, tile in enumerate(confirmation.tiles):
+        if tile.box is not None:  # None: a tile the photo does not show
+            x1, y1, x2, y2 = tile.box
+            if not (0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height):
+                raise Refusal(422, "bad_box", f"tiles[{index}].box {list(tile.box)} is not a box inside the "
+                               f"{width}×{height} photo ([x1, y1, x2, y2] with x1 < x2, y1 < y2; null for a tile "
+                               "the photo does not show)")
+        if tile.detection is not None and tile.detection >= detections:
+            raise Refusal(422, "bad_request", f"tiles[{index}].detection {tile.detection} is not the index of one "
+                          f"of the recognition's {detections} detections (leave it out for a tile added by hand)",
+                          detail={"field": f"tiles[{index}].detection"})
+    hand = confirmed_hand(confirmation)
+    if hand is not None:
+        check_draft(parse_hand(scorer_input(hand), draft=True))
     if confirmation.ruleset is not None or confirmation.options is not None:
         rules.load(confirmation.ruleset or "jipinghu", scorer_input(confirmation.options))
     if confirmation.context is not None:
         parse_context(scorer_input(confirmation.context))
+    return hand
 
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
@@ -115,7 +137,8 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
                 from missing
         clock.lap("recognise")
-        stored = store.add_recognition(result, *stored_photo(data, pixels))
+        height, width = pixels.shape[:2]
+        stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
         clock.lap("store")
         # the recognizer's own stages within "recognise" (localise, classify)
         stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
@@ -137,10 +160,10 @@ def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
 @router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
-    photo, media = found(store.image(recognition_id), recognition_id)
-    # photos stored before their metadata was removed on upload are cleaned on the way out
-    return Response(without_private_metadata(photo), media_type=media,
-                    headers={"Cache-Control": "private, max-age=31536000"})
+    photo, _ = found(store.image(recognition_id), recognition_id)
+    # photos stored before they were kept in the frame of their boxes, or without their metadata, are on the way out
+    framed_photo, media, _ = in_frame(photo, found(store.recognition(recognition_id), recognition_id)["image"])
+    return Response(framed_photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
 @router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,
@@ -148,9 +171,10 @@ def get_image(recognition_id: str, store: StoreDep) -> Response:
 def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if_match: IfMatch = None) -> Response:
     recognition = found(store.recognition(recognition_id), recognition_id)
     with scorer_refusals():
-        check_confirmation(confirmation, recognition["image"])
+        hand = checked_hand(confirmation, recognition)
+    given = confirmation.model_dump(mode="json", exclude_none=True)
     try:
-        stored = found(store.confirm(recognition_id, confirmation.model_dump(exclude_none=True), if_match),
+        stored = found(store.confirm(recognition_id, given if hand is None else {**given, "hand": hand}, if_match),
                        recognition_id)
     except PreconditionFailed as changed:
         raise Refusal(412, "precondition_failed", "the confirmation changed since it was read (If-Match no longer "

@@ -204,7 +204,7 @@ async function save() {
     unsaved = false;
     dropDraft(localStorage, id);
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
-    setStatus(status, () => [t("saved", { n: saved.tiles.length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
+    setStatus(status, () => [t("saved", { n: saved.tiles.filter((tile) => tile.box).length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
       unboxed ? t("unboxed", { n: unboxed }) : ""].filter(Boolean).join(" "));
   } catch (error) {
     setStatus(status, () => t("not_saved", { error: errorText(error) }), true);

@@ -25,22 +25,25 @@ export function handRequest(state, { withFlowers = true } = {}) {
   };
 }
 
-/** The confirmation: every tile with a box is in the label (in the hand or not), the hand, where each tile
- *  sits (by index into the label) and `scoring` (ruleset, options, context) so a reload restores it all. */
+/** The confirmation: every tile but one whose box is still being drawn. Those with a box are the label, in the
+ *  hand or not; those without (added by hand) have their place in the hand all the same. `hand_tiles` says where
+ *  each sits by index into `tiles`, the one source the server derives the hand from; each tile names the
+ *  detection it is, and `scoring` (ruleset, options, context) is kept, so a reload restores it all. */
 export function confirmationRequest(state, scoring = {}) {
   const { width, height } = state.recognition.image;
-  const labelled = [...state.tiles.values()].filter((tile) => tile.box);
-  const index = new Map(labelled.map((tile, position) => [tile.id, position]));
+  const kept = [...state.tiles.values()].filter((tile) => !tile.pending);
+  const index = new Map(kept.map((tile, position) => [tile.id, position]));
   const indices = (ids) => ids.filter((id) => index.has(id)).map((id) => index.get(id));
   const clamp = (value, limit) => Math.min(Math.max(value, 0), limit);
-  const tiles = labelled.map(({ code, box: [x1, y1, x2, y2] }) => (
-    { code, box: [clamp(x1, width), clamp(y1, height), clamp(x2, width), clamp(y2, height)] }));
-  const hand = handRequest(state);
-  const melds = state.melds.filter((meld) => meld.tiles.length).map((meld, n) => ({
-    ...hand.melds[n], tiles: indices(meld.tiles), ...(meld.face && { face: meld.face }) }));
+  const tiles = kept.map(({ code, box, detection }) => ({
+    code, box: box && [clamp(box[0], width), clamp(box[1], height), clamp(box[2], width), clamp(box[3], height)],
+    ...(detection != null && { detection }) }));
+  const melds = state.melds.filter((meld) => meld.tiles.length).map((meld) => ({
+    ...meldRequest(codesOf(state, meld.tiles), meld), tiles: indices(meld.tiles), ...(meld.face && { face: meld.face }) }));
   return {
-    tiles, hand,
-    hand_tiles: { concealed: indices(state.concealed), melds, flowers: indices(state.flowers), loose: indices(state.loose) },
+    tiles,
+    hand_tiles: { concealed: indices(state.concealed), melds, flowers: indices(state.flowers), loose: indices(state.loose),
+      winning: index.get(state.winning) ?? null },
     ...scoring,
   };
 }

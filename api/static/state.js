@@ -10,7 +10,8 @@ export function createState() {
   return {
     recognition: null, // the recognition result the photo got, with its id
     etag: null, // the server's tag of the saved confirmation read: a save over a newer one is refused (412)
-    tiles: new Map(), // id → {id, code, box, confidence, alternatives, edited}
+    tiles: new Map(), // id → {id, code, box, detection, confidence, alternatives, edited}; detection: its index in
+    // the recognition's tiles, null for one added by hand (box null too unless drawn)
     concealed: [], // tile ids, in the order shown
     flowers: [],
     melds: [], // {kind, tiles: [id], fed_by, face}
@@ -36,7 +37,7 @@ export function resetPhoto(state) {
 
 export function addTile(state, code, box = null) {
   const id = state.nextId++;
-  state.tiles.set(id, { id, code, box, confidence: 1, alternatives: [], edited: true });
+  state.tiles.set(id, { id, code, box, detection: null, confidence: 1, alternatives: [], edited: true });
   return id;
 }
 
@@ -49,19 +50,20 @@ export function isLow(tile) {
 const meldKind = (meld) => (meld.kind === "kong" && meld.concealed ? "kong_concealed"
   : meld.kind === "kong" && meld.added ? "kong_added" : meld.kind);
 
-/** A recognition result's tiles, placed by index as its `hand_tiles` says; with a saved confirmation, the
- *  confirmed tiles placed as they were saved. */
+/** A recognition result's tiles, placed by index as its `hand_tiles` says; with a saved confirmation, its tiles
+ *  (those the photo does not show too, `box: null`) placed by index as they were saved, each with the alternatives
+ *  of the detection it is (`detection`, an index too: nothing is matched by box). */
 export function loadRecognition(state, recognition) {
   resetPhoto(state);
   state.recognition = recognition;
   const confirmation = recognition.confirmation;
   const detected = recognition.tiles;
-  const sameBox = (box) => detected.find((tile) => tile.box.every((value, index) => Math.abs(value - box[index]) < 0.5));
   (confirmation?.tiles ?? detected).forEach((tile, index) => {
-    const detection = confirmation ? sameBox(tile.box) : tile;
+    const detection = confirmation ? tile.detection ?? null : index;
+    const read = detection === null ? undefined : detected[detection];
     state.tiles.set(index, {
-      id: index, code: tile.code, box: tile.box, confidence: detection?.confidence ?? 1,
-      alternatives: detection?.alternatives ?? [], edited: Boolean(confirmation),
+      id: index, code: tile.code, box: tile.box, detection, confidence: read?.confidence ?? 1,
+      alternatives: read?.alternatives ?? [], edited: Boolean(confirmation),
     });
   });
   const placed = confirmation ? confirmation.hand_tiles : recognition.hand_tiles;
@@ -73,14 +75,14 @@ function placeTiles(state, placed, hand) {
   state.concealed = known(placed.concealed);
   state.flowers = known(placed.flowers);
   state.loose = known(placed.loose);
-  state.melds = (placed.melds ?? []).map((meld, index) => ({
-    kind: meldKind(meld), tiles: known(meld.tiles), fed_by: meld.fed_by ?? hand.melds?.[index]?.fed_by ?? "",
-    face: meld.face ?? null,
+  state.melds = (placed.melds ?? []).map((meld) => ({
+    kind: meldKind(meld), tiles: known(meld.tiles), fed_by: meld.fed_by ?? "", face: meld.face ?? null,
   }));
   const seen = new Set([...placedIds(state), ...state.loose]);
   for (const id of state.tiles.keys()) if (!seen.has(id)) state.loose.push(id); // nothing is lost
-  const winners = state.concealed.filter((id) => state.tiles.get(id).code === hand.winning_tile);
-  state.winning = winners.at(-1) ?? null;
+  // the winning tile by index; a confirmation saved before `hand_tiles.winning` names it by code alone
+  const named = state.concealed.filter((id) => state.tiles.get(id).code === hand.winning_tile);
+  state.winning = state.concealed.includes(placed.winning) ? placed.winning : named.at(-1) ?? null;
   pickWinning(state);
 }
 

@@ -471,7 +471,8 @@ def test_a_save_over_work_saved_elsewhere_meanwhile_is_refused_in_plain_words(se
     response = httpx.get(f"{server}/v1/recognitions/{recognition_id}")
     if "etag" not in response.headers:
         pytest.skip("this server does not tag confirmations yet (ETag / If-Match)")
-    other = {**response.json()["confirmation"], "hand": {"concealed": "", "winning_tile": ""}}
+    # another client, one that sends the hand alone (DESIGN.md: `{"tiles": [{code, box}], "hand": {...} | null}`)
+    other = {"tiles": response.json()["confirmation"]["tiles"], "hand": {"concealed": "", "winning_tile": ""}}
     assert httpx.put(f"{server}/v1/recognitions/{recognition_id}/confirmation", json=other).status_code == 200
     page.locator("#save-button").click()  # this page read the older confirmation
     expect(page.locator("#save-status")).to_contain_text("saved elsewhere meanwhile")
@@ -542,6 +543,36 @@ def test_tiles_lying_apart_are_in_a_tray_and_every_tile_stays_in_the_label(serve
     confirmation = stored(server, recognition_id)["confirmation"]
     assert confirmation["hand_tiles"]["loose"] == [14, 15, 16]
     assert confirmation["hand"]["concealed"] == "123m456p789s11122z"
+
+
+def test_a_tile_added_without_a_box_is_in_the_hand_after_a_reload(server, page):
+    """Issue 35: "a tile added without a box is saved but gone after a reload". The hand is restored from
+    `hand_tiles`, by index into the confirmation's `tiles`, where such a tile has its place with `box: null`."""
+    ready(page, server)
+    recognition_id = upload(page)
+    page.locator("#concealed .tile-button[data-tile='8']").click()  # the 9s: out of the hand, into the tray
+    page.get_by_role("button", name="Out of the hand").click()
+    page.locator("#concealed .add-tile").click()
+    page.locator("#palette .pick[data-code='5s']").click()  # a tile the photo does not show: no box
+    added = page.locator("#concealed .tile-button.unseen")
+    expect(added).to_have_count(1)
+    added.click()
+    page.get_by_role("button", name="★ Winning tile", exact=True).click()
+    expect(page.locator("#hand-summary")).to_have_text("12m456p3578s11122z · ★ 5s")
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved ✓ 14 labelled tiles")
+    confirmation = stored(server, recognition_id)["confirmation"]
+    assert confirmation["tiles"][-1] == {"code": "5s", "box": None}
+    assert confirmation["hand"] == {"concealed": "12m456p3578s11122z", "melds": [], "flowers": "", "winning_tile": "5s"}
+
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#save-status")).to_contain_text("saved work")
+    expect(page.locator("#hand-summary")).to_have_text("12m456p3578s11122z · ★ 5s")
+    expect(page.locator("#concealed .tile-button.unseen.winning")).to_have_count(1)
+    expect(page.locator("#tray .tile-button")).to_have_count(1)
+    expect(page.locator(".box")).to_have_count(14)  # the added tile has no box to draw
+    check_screen(page, "reloaded with a tile added without a box")
 
 
 # ---- 5. flowers under a rule set without flowers -----------------------------------------------------------------
@@ -774,11 +805,17 @@ def test_a_big_photo_is_turned_upright_and_shrunk_before_upload_and_shown_at_onc
     buffer = io.BytesIO()
     big.save(buffer, "JPEG", quality=80, exif=exif)
     ready(page, server)
-    recognition_id = upload(page, buffer.getvalue())
+    upload(page, buffer.getvalue())
     assert page.locator("#photo-image").get_attribute("src").startswith("blob:")  # the local copy, not a download
-    sent = Image.open(io.BytesIO(httpx.get(f"{server}/v1/recognitions/{recognition_id}/image").content))
-    assert sent.size == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
-    assert sent.getpixel((1450, 50))[0] > 200  # the red mark, turned to the top right
+    # the local copy shown is the photo sent (the server keeps it shrunk further, to the frame its boxes use)
+    width, height, red = page.evaluate("""() => {
+      const image = document.querySelector('#photo-image');
+      const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight);
+      canvas.getContext('2d').drawImage(image, 0, 0);
+      return [image.naturalWidth, image.naturalHeight, canvas.getContext('2d').getImageData(1450, 50, 1, 1).data[0]];
+    }""")
+    assert (width, height) == (1500, 2000)  # upright (portrait) and at most 2000 px on the long side
+    assert red > 200  # the red mark, turned to the top right
 
 
 def test_qianggang_shows_the_stake_numbers_and_the_parts_of_the_payment(server, page):

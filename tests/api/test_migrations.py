@@ -14,7 +14,7 @@ from sqlalchemy import inspect
 from fanshot.api.app import create_app
 from fanshot.api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
 from fanshot.cli import main
-from tests.api.conftest import fake_load_models, fake_recognize, local_client
+from tests.api.conftest import fake_load_models, fake_recognize, jpeg, local_client
 
 # The schema as the releases before migrations made it (api/store.py and api/game_store.py of commit 888c420).
 PREVIOUS_SCHEMA = """
@@ -34,7 +34,7 @@ GAME_SETUP = '{"ruleset": "jipinghu", "options": {}, "players": ["A", "B", "C", 
 def previous_release_data(data_dir):
     """A data directory as the previous release left it: one confirmed recognition and one game."""
     (data_dir / "images").mkdir(parents=True)
-    (data_dir / "images" / "r1.jpg").write_bytes(b"photo")
+    (data_dir / "images" / "r1.jpg").write_bytes(jpeg())  # 640×480 upright: the frame of its (no) boxes
     with closing(sqlite3.connect(data_dir / "fanshot.sqlite3")) as db, db:
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(PREVIOUS_SCHEMA)
@@ -62,7 +62,7 @@ def test_upgrade_from_the_previous_release_keeps_its_data(tmp_path, capsys):
     assert confirmations_indexes(url) == ["ix_confirmations_confirmed_at"]
     client = app_on(tmp_path)
     assert client.get("/v1/recognitions/r1").json()["confirmation"]["confirmed_at"].startswith("2026-11-30T10:01")
-    assert client.get("/v1/recognitions/r1/image").content == b"photo"
+    assert client.get("/v1/recognitions/r1/image").content == jpeg()
     assert client.get("/v1/games/g1").json()["players"][0]["name"] == "A"
     assert main(["db", "upgrade", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == f"database at revision {head_revision()} (already up to date)"

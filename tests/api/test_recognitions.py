@@ -2,8 +2,9 @@ import io
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from fanshot.api.app import create_app
 from fanshot.datasets.importer import read_dataset
@@ -88,23 +89,103 @@ def test_unknown_ids_are_404(client, path):
 
 
 def test_confirmation_is_stored(client, recognition):
+    """DESIGN.md: `{"tiles": [{code, box}], "hand": {...} | null}`: a client that does not place tiles by index
+    sends the hand in notation, and it is stored as sent."""
     url = f"/v1/recognitions/{recognition['id']}"
     response = client.put(f"{url}/confirmation", json=confirmation_of(recognition))
     assert response.status_code == 200, response.text
     stored = client.get(url).json()["confirmation"]
     assert stored == response.json() and stored["tiles"][MISREAD]["code"] == "3m"
+    assert stored["hand"] == WINNING_HAND
 
 
 def test_the_confirmation_keeps_where_each_tile_sits_and_how_the_hand_was_won(client, recognition):
     url = f"/v1/recognitions/{recognition['id']}"
-    body = {**confirmation_of(recognition), "ruleset": "jipinghu", "options": {"min_fan": 1},
-            "hand_tiles": {"concealed": list(range(12)), "melds": [], "flowers": [], "loose": [12, 13]},
+    body = {"tiles": confirmation_of(recognition)["tiles"], "ruleset": "jipinghu", "options": {"min_fan": 1},
+            "hand_tiles": {"concealed": list(range(12)), "melds": [], "flowers": [], "loose": [12, 13], "winning": 11},
             "context": {"win": "discard", "seat_wind": "2z", "prevalent_wind": "1z", "discarder": "3z"}}
     assert client.put(f"{url}/confirmation", json=body).status_code == 200
     stored = client.get(url).json()["confirmation"]
     assert {key: stored[key] for key in ("ruleset", "options", "hand_tiles", "context")} == {
         "ruleset": "jipinghu", "options": {"min_fan": 1}, "context": body["context"],
         "hand_tiles": {**body["hand_tiles"]}}
+
+
+def placed_confirmation(recognition: dict) -> dict:
+    """The fixed reading with a tile the photo does not show (added by hand, `box: null`) standing in the hand, the
+    three 1z a pung, the 9s loose, and the detections two tiles are, by index."""
+    tiles = confirmation_of(recognition)["tiles"] + [{"code": "5s", "box": None}]
+    tiles[0]["detection"], tiles[MISREAD]["detection"] = 0, MISREAD
+    return {"tiles": tiles, "hand_tiles": {"concealed": [*range(8), 12, 13, 14], "winning": 14, "loose": [8],
+                                           "melds": [{"kind": "pung", "tiles": [9, 10, 11]}]}}
+
+
+PLACED_HAND = {"concealed": "123m456p578s22z", "melds": [{"kind": "pung", "tiles": "111z"}], "flowers": "",
+               "winning_tile": "5s"}
+
+
+def test_the_hand_is_derived_from_where_each_tile_sits(client, recognition):
+    """Issue 35: the hand was stored twice (notation and indices), unchecked; now `hand_tiles` is its one source,
+    and a tile added without a box keeps its place in `tiles` (box null) for `hand_tiles` to name it."""
+    url = f"/v1/recognitions/{recognition['id']}"
+    body = placed_confirmation(recognition)
+    response = client.put(f"{url}/confirmation", json=body)
+    assert response.status_code == 200, response.text
+    stored = client.get(url).json()["confirmation"]
+    assert stored == response.json() and stored["hand"] == PLACED_HAND
+    assert stored["tiles"][14] == {"code": "5s", "box": None} and stored["hand_tiles"]["winning"] == 14
+    assert [tile.get("detection") for tile in stored["tiles"][:3]] == [0, None, MISREAD]
+
+
+@pytest.mark.parametrize("hand", [
+    PLACED_HAND,
+    {**PLACED_HAND, "concealed": "22z875s654p321m"},  # the same tiles in another order
+    {**PLACED_HAND, "flowers": None},  # null: not given
+])
+def test_a_hand_sent_beside_hand_tiles_may_be_the_one_they_place(client, recognition, hand):
+    body = {**placed_confirmation(recognition), "hand": hand}
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["hand"] == PLACED_HAND
+
+
+@pytest.mark.parametrize("hand", [
+    WINNING_HAND,  # what the page stored before issue 35 beside a placement it disagreed with
+    {**PLACED_HAND, "winning_tile": "2z"},
+    {**PLACED_HAND, "melds": [{"kind": "pung", "tiles": "111z", "fed_by": "3z"}]},
+])
+def test_a_hand_sent_beside_hand_tiles_that_is_another_is_refused(client, recognition, hand):
+    body = {**placed_confirmation(recognition), "hand": hand}
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 422, response.text
+    [error] = response.json()["errors"]
+    assert error["code"] == "hand_disagrees" and error["detail"] == {"field": "hand", "placed": PLACED_HAND}
+    assert "leave hand out" in error["message"]
+    assert client.get(f"/v1/recognitions/{recognition['id']}").json()["confirmation"] is None
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda body: body["tiles"][0].update(detection=14), "tiles[0].detection"),  # the recognition has 14
+    (lambda body: body["tiles"][0].update(detection=-1), "tiles[0].detection"),
+    (lambda body: body["hand_tiles"].update(winning=12 + 99), "hand_tiles"),
+    (lambda body: body["hand_tiles"].update(winning=9), "hand_tiles"),  # in a meld, not standing
+])
+def test_indices_that_name_no_such_tile_are_refused(client, recognition, change, field):
+    body = placed_confirmation(recognition)
+    change(body)
+    response = client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body)
+    assert response.status_code == 422, response.text
+    [error] = response.json()["errors"]
+    assert error["code"] == "bad_request" and field in error["message"]
+
+
+def test_a_tile_without_a_box_is_placed_but_is_no_label(client, recognition):
+    """The export, which adaptation reads as well (api/export.py `labelled_files`), labels the tiles in the
+    photo alone: a tile added by hand has no box to learn from."""
+    body = placed_confirmation(recognition)
+    assert client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body).status_code == 200
+    labels = exported(client).read(f"labels/{recognition['id']}.txt").decode().splitlines()
+    assert len(labels) == len(READ_CODES) == len(body["tiles"]) - 1
 
 
 @pytest.mark.parametrize("hand_tiles", [{"concealed": [0, 0]}, {"loose": [14]}, {"concealed": [-1]},
@@ -244,6 +325,55 @@ def test_export_turns_exif_rotated_photos_upright(client):
     client.put(f"/v1/recognitions/{created['id']}/confirmation", json=confirmation_of(created))
     archive = zipfile.ZipFile(io.BytesIO(client.get("/v1/datasets/export").content))
     assert Image.open(archive.open(f"images/{created['id']}.jpg")).size == (480, 640)
+
+
+def quartered_jpeg(width: int, height: int, **save) -> bytes:
+    """A photo whose four quarters differ, so that a turn or a flip shows."""
+    image = Image.new("RGB", (width, height), (20, 120, 60))
+    image.paste((200, 30, 30), (0, 0, width // 2, height // 2))
+    image.paste((30, 30, 200), (width // 2, height // 2, width, height))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=95, **save)
+    return buffer.getvalue()
+
+
+def upright_pixels(photo: bytes, size: tuple[int, int]) -> np.ndarray:
+    """The photo as a viewer shows it (EXIF orientation applied), at `size`."""
+    return np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(photo))).convert("RGB").resize(size), float)
+
+
+def assert_in_frame(served: bytes, photo: bytes, recognition: dict) -> None:
+    """`served` is `photo` upright, at the size of the recognition's `image`: the frame its boxes use."""
+    picture = Image.open(io.BytesIO(served))
+    size = (recognition["image"]["width"], recognition["image"]["height"])
+    assert picture.size == size and picture.getexif().get(0x0112, 1) == 1
+    assert np.abs(np.asarray(picture.convert("RGB"), float) - upright_pixels(photo, size)).mean() < 4
+
+
+ROTATED = Image.Exif()
+ROTATED[0x0112] = 6  # the camera was turned: a viewer shows the stored pixels turned 90° clockwise
+
+
+@pytest.mark.parametrize(("photo", "frame"), [
+    (quartered_jpeg(640, 480, exif=ROTATED), (480, 640)),
+    (quartered_jpeg(4000, 3000), (1600, 1200)),
+    (quartered_jpeg(3000, 2000, exif=ROTATED), (1067, 1600)),
+], ids=["turned", "shrunk", "turned-and-shrunk"])
+def test_a_stored_photo_is_in_the_frame_of_its_boxes(client, photo, frame):
+    """Issue 35: "a stored photo is in the frame of its boxes": upright, at the size the boxes refer to, for the
+    page, any client of the image and the export (which adaptation reads) alike."""
+    created = confirmed_upload(client, photo)
+    assert (created["image"]["width"], created["image"]["height"]) == frame
+    assert_in_frame(client.get(f"/v1/recognitions/{created['id']}/image").content, photo, created)
+    assert_in_frame(exported(client).read(f"images/{created['id']}.jpg"), photo, created)
+
+
+def test_a_photo_stored_as_uploaded_before_is_served_and_exported_in_the_frame_of_its_boxes(client):
+    photo = quartered_jpeg(3000, 2000, exif=ROTATED)
+    created = confirmed_upload(client, photo)
+    client.app.state.store.images.put(f"{created['id']}.jpg", photo)  # as a version before issue 35 kept it
+    assert_in_frame(client.get(f"/v1/recognitions/{created['id']}/image").content, photo, created)
+    assert_in_frame(exported(client).read(f"images/{created['id']}.jpg"), photo, created)
 
 
 def test_unknown_export_format_is_422(client):

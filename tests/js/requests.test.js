@@ -41,8 +41,20 @@ test("the confirmation labels every tile with a box, in the hand or not, and say
   removeTile(state, 0); // out of the hand: still labelled
   const body = confirmationRequest(state, { ruleset: "jipinghu", context: { win: "self_draw" } });
   assert.deepEqual(body.tiles, [
-    { code: "1m", box: [0, 0, 10, 50] }, { code: "2m", box: [10, 0, 20, 10] }, { code: "1f", box: [20, 0, 30, 10] },
-    { code: "9p", box: [80, 0, 90, 10] }]);
-  assert.deepEqual(body.hand_tiles, { concealed: [1], melds: [], flowers: [2], loose: [3, 0] });
+    { code: "1m", box: [0, 0, 10, 50], detection: 0 }, { code: "2m", box: [10, 0, 20, 10], detection: 1 },
+    { code: "1f", box: [20, 0, 30, 10], detection: 2 }, { code: "9p", box: [80, 0, 90, 10], detection: 3 }]);
+  assert.deepEqual(body.hand_tiles, { concealed: [1], melds: [], flowers: [2], loose: [3, 0], winning: 1 });
   assert.deepEqual([body.ruleset, body.context], ["jipinghu", { win: "self_draw" }]);
+  assert.equal("hand" in body, false); // the server derives it from hand_tiles (issue 35)
+});
+
+test("a tile added without a box has a place in the confirmation's tiles, for hand_tiles to name it", () => {
+  const state = loaded();
+  const added = addTile(state, "3m");
+  state.concealed.push(added);
+  state.winning = added;
+  const body = confirmationRequest(state);
+  assert.deepEqual(body.tiles.at(-1), { code: "3m", box: null });
+  assert.deepEqual(body.hand_tiles.concealed, [0, 1, 4]);
+  assert.equal(body.hand_tiles.winning, 4);
 });

@@ -118,6 +118,21 @@ test("a saved confirmation is restored: its labels, their places and its edits, 
   assert.deepEqual([state.concealed, state.flowers, state.winning], [[0], [1], 0]);
 });
 
+test("a saved confirmation's tiles are placed by index, one without a box too, never matched by box", () => {
+  // issue 35: the page matched saved tiles to detections by box, and a tile added without one was lost on reload
+  const state = createState();
+  const alternatives = [{ code: "3m", p: 0.3 }];
+  const read = recognition(["1m", "3s"], { concealed: [0, 1] });
+  read.tiles[1].alternatives = alternatives;
+  const saved = { tiles: [{ code: "3m", box: [0, 0, 9, 12], detection: 1 }, { code: "3m", box: null }],
+    hand: { concealed: "33m", winning_tile: "3m", melds: [] },
+    hand_tiles: { concealed: [1, 0], melds: [], flowers: [], loose: [], winning: 1 } }; // by code: the last 3m, 0
+  loadRecognition(state, { ...read, confirmation: saved });
+  assert.deepEqual([...state.tiles.values()].map((tile) => [tile.code, tile.box, tile.alternatives]),
+    [["3m", [0, 0, 9, 12], alternatives], ["3m", null, []]]);
+  assert.deepEqual([state.concealed, state.loose, state.winning], [[1, 0], [], 1]);
+});
+
 test("suggestions apply their changes and then count as applied", () => {
   const state = createState();
   loadRecognition(state, recognition(["1m", "3s"], { concealed: [0, 1] }));

@@ -4,6 +4,7 @@ import pytest
 from fanshot.vision.config import Layout
 from fanshot.vision.layout import (
     group_tiles,
+    hand_of,
     meld_of,
     place_hand,
     propose_hand,
@@ -200,3 +201,20 @@ def test_split_melds_cuts_at_the_widest_gap_and_refuses_what_forms_no_melds():
     boxes, codes = layout(tile_row(["2p", "3p", "4p"], 0, 0, gap=2), tile_row(["5p", "6p", "7p"], 100, 0, gap=2))
     assert split_melds(list(range(6)), codes, boxes) == [[0, 1, 2], [3, 4, 5]]
     assert split_melds(list(range(5)), codes, boxes) is None
+
+
+def test_hand_of_a_placement_names_each_group_in_notation():
+    """The one source of a hand placed by index (a recognition's proposal, a confirmation's `hand_tiles`): a
+    concealed kong of four backs is of its named `face`, one showing a face of that face; backs name nothing."""
+    codes = ["1m", "2m", "3m", "back", "back", "back", "back", "back", "5p", "5p", "back", "7z", "7z", "7z", "7z",
+             "1f", "9s", "9s"]
+    placed = {"concealed": [0, 1, 2, 3, 16, 17], "flowers": [15], "loose": [], "winning": 17, "melds": [
+        {"kind": "kong", "tiles": [4, 5, 6, 7], "concealed": True, "face": "3s"},
+        {"kind": "kong", "tiles": [8, 9, 10], "concealed": True},
+        {"kind": "kong", "tiles": [11, 12, 13, 14], "fed_by": "2z"}]}
+    assert hand_of(placed, codes) == {
+        "concealed": "123m99s", "flowers": "1f", "winning_tile": "9s", "melds": [
+            {"kind": "kong", "tiles": "3333s", "concealed": True},
+            {"kind": "kong", "tiles": "5555p", "concealed": True},
+            {"kind": "kong", "tiles": "7777z", "fed_by": "2z"}]}
+    assert "winning_tile" not in hand_of({**placed, "winning": None}, codes)
