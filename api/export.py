@@ -14,7 +14,7 @@ from pathlib import PurePath
 from typing import Any
 
 from fanshot.api import store
-from fanshot.api.frames import in_frame
+from fanshot.api.frames import DamagedPhoto, in_frame
 from fanshot.api.images import ImageStore
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
@@ -107,9 +107,10 @@ def _split(latest: dict[str, store.Example]) -> dict[str, list[store.Example]]:
 
 
 def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> Iterator[bytes]:
-    """The zip's bytes, a photo at a time. A photo the image store has lost is left out and named in
+    """The zip's bytes, a photo at a time. A photo the image store has lost or damaged is left out and named in
     `skipped.txt`: one lost file must not break the export of every other."""
     splits, missing = split_by_photo(examples, images)
+    skipped = [f"{name}: not in the image store" for name in missing]
     outbox = Outbox()
     with zipfile.ZipFile(outbox, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("data.yaml", format_data_yaml(CLASSES, splits))
@@ -118,12 +119,16 @@ def yolo_zip_stream(examples: Iterable[store.Example], images: ImageStore) -> It
             for example in chosen:
                 stored = images.get(example.image_file)
                 if stored is None:
-                    missing.append(example.image_file)
+                    skipped.append(f"{example.image_file}: not in the image store")
                     continue
-                (image, photo), (label, labels) = labelled_files(example, stored)
+                try:
+                    (image, photo), (label, labels) = labelled_files(example, stored)
+                except DamagedPhoto:
+                    skipped.append(f"{example.image_file}: damaged in the image store (it no longer decodes)")
+                    continue
                 archive.writestr(f"{folder}{image}", photo, zipfile.ZIP_STORED)
                 archive.writestr(f"{folder}{label}", labels)
                 yield outbox.take()
-        if missing:
-            archive.writestr("skipped.txt", "".join(f"{name}: not in the image store\n" for name in missing))
+        if skipped:
+            archive.writestr("skipped.txt", "".join(f"{line}\n" for line in skipped))
     yield outbox.take()  # the central directory

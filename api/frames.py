@@ -10,10 +10,10 @@ import io
 from collections.abc import Callable
 
 import numpy as np
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 
 from fanshot.api.privacy import ORIENTATION, without_private_metadata
-from fanshot.vision.image import load_photo, readable_exif
+from fanshot.vision.image import PhotoError, load_photo, readable_exif
 
 KEPT_AS_UPLOADED = {"JPEG": ("image/jpeg", ".jpg"), "PNG": ("image/png", ".png")}
 JPEG_QUALITY = 95
@@ -35,8 +35,15 @@ def framed(photo: bytes, width: int, height: int, pixels: Callable[[], np.ndarra
     return encoded.getvalue(), *KEPT_AS_UPLOADED["PNG" if kind == "PNG" else "JPEG"]
 
 
+class DamagedPhoto(Exception):
+    """A stored photo whose bytes no longer decode: the image store damaged it."""
+
+
 def in_frame(photo: bytes, image: dict[str, int]) -> tuple[bytes, str, str]:
     """A stored photo in the frame of its recognition's `image`: itself for every photo stored since issue 35; one
     stored before (as uploaded: perhaps turned by EXIF alone, perhaps larger) decoded into that frame."""
     width, height = image["width"], image["height"]
-    return framed(photo, width, height, lambda: load_photo(photo, max_side=max(width, height)))
+    try:
+        return framed(photo, width, height, lambda: load_photo(photo, max_side=max(width, height)))
+    except (UnidentifiedImageError, PhotoError, OSError) as damaged:
+        raise DamagedPhoto(str(damaged)) from damaged

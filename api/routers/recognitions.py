@@ -21,7 +21,7 @@ from fanshot.api.dependencies import (
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.frames import framed, in_frame
+from fanshot.api.frames import DamagedPhoto, framed, in_frame
 from fanshot.api.model_versions import BASE
 from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
 from fanshot.api.store import PreconditionFailed, entity_tag
@@ -160,10 +160,13 @@ def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
 @router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
-    photo, _ = found(store.image(recognition_id), recognition_id)
+    photo, media = found(store.image(recognition_id), recognition_id)
     # photos stored before they were kept in the frame of their boxes, or without their metadata, are on the way out
-    framed_photo, media, _ = in_frame(photo, found(store.recognition(recognition_id), recognition_id)["image"])
-    return Response(framed_photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
+    try:
+        photo, media, _ = in_frame(photo, found(store.recognition(recognition_id), recognition_id)["image"])
+    except DamagedPhoto:
+        log.warning("recognition %s: its stored photo no longer decodes; served as stored", recognition_id)
+    return Response(photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
 @router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,

@@ -70,3 +70,23 @@ def test_a_photo_the_store_lost_is_skipped_and_listed_and_the_rest_exported():
     assert not any("r1" in name or "old" in name for name in names if name != "skipped.txt")
     assert archive.read("skipped.txt").decode().splitlines() == ["old.jpg: not in the image store",
                                                                  "r1.jpg: not in the image store"]
+
+
+class DamagingImages(CountingImages):
+    """An image store that returns some photos' bytes damaged (cut short to no image at all)."""
+
+    def __init__(self, damaged: set[str]) -> None:
+        super().__init__()
+        self.damaged = damaged
+
+    def get(self, name: str) -> bytes:
+        return b"\xff\xd8 damaged" if name in self.damaged else super().get(name)
+
+
+def test_a_photo_the_store_damaged_is_skipped_and_listed_and_the_rest_exported():
+    examples = [example(f"r{i}.jpg", digit * 64) for i, digit in enumerate("089")]
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(yolo_zip_stream(examples, DamagingImages({"r2.jpg"})))))
+    names = archive.namelist()
+    assert "train/images/r1.jpg" in names and "val/images/r0.jpg" in names and "train/images/r2.jpg" not in names
+    assert archive.read("skipped.txt").decode().splitlines() == [
+        "r2.jpg: damaged in the image store (it no longer decodes)"]

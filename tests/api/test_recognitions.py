@@ -376,6 +376,15 @@ def test_a_photo_stored_as_uploaded_before_is_served_and_exported_in_the_frame_o
     assert_in_frame(exported(client).read(f"images/{created['id']}.jpg"), photo, created)
 
 
+def test_a_stored_photo_the_store_damaged_is_served_as_stored_not_a_500(client):
+    created = confirmed_upload(client, quartered_jpeg(640, 480))
+    client.app.state.store.images.put(f"{created['id']}.jpg", b"\xff\xd8 damaged")
+    answer = client.get(f"/v1/recognitions/{created['id']}/image")
+    assert answer.status_code == 200 and answer.content == b"\xff\xd8 damaged"
+    assert exported(client).read("skipped.txt").decode() == (
+        f"{created['id']}.jpg: damaged in the image store (it no longer decodes)\n")
+
+
 def test_unknown_export_format_is_422(client):
     assert client.get("/v1/datasets/export?format=coco").status_code == 422
 
