@@ -4,12 +4,12 @@ imports localiser.js, draws a real photo into a camera-sized frame (1280×720 by
 cover it) and runs `detect` on it again and again. Each case: a fresh page (the WASM thread count is fixed at the
 runtime's start), 3 untimed frames, then `--frames` timed ones; the median and p90 of `detect`'s own `ms`
 (letterbox, run, decode). Cases: WASM on 1 and 2 threads, unthrottled and with the CPU throttled ×4 (CDP
-`Emulation.setCPUThrottlingRate`), and WebGPU where this Chromium offers an adapter. Threads need a cross-origin
-isolated page: the served app adds COOP `same-origin` and COEP `require-corp` to every answer here, unless
-`--no-isolation`. The peer, in the same run between cases: Python's Recogniser.localise (onnxruntime, 1 thread)
-on the same frame. `--models DIR` reads another models folder as the base version (e.g. a 320 px localiser).
+`Emulation.setCPUThrottlingRate`), and WebGPU where this Chromium offers an adapter (`gpu:1`; it takes WebGPU
+even on a software adapter, which the page would not). Threads need the page cross-origin isolated, as the app
+serves it (api/security.py). The peer, in the same run between cases: Python's Recogniser.localise (onnxruntime,
+1 thread) on the same frame. `--models DIR` reads another models folder as the base version (e.g. a 320 px localiser).
 
-    .venv/bin/python benchmarks/live_localiser.py [--photo FILE] [--frames 20] [--models DIR] [--no-isolation]
+    .venv/bin/python benchmarks/live_localiser.py [--photo FILE] [--frames 20] [--models DIR] [--cases 1:1,2:4]
 
 Prints one JSON line per case, with the load average (1 min) before and after it.
 """
@@ -40,7 +40,6 @@ from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHOTOS = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images"
-ISOLATION = [(b"cross-origin-opener-policy", b"same-origin"), (b"cross-origin-embedder-policy", b"require-corp")]
 
 # In the page: the photo as a cover-scaled width×height frame, the localiser loaded as asked, `frames` detects.
 PAGE_RUN = """async ({photo, width, height, threads, gpu, frames}) => {
@@ -63,20 +62,6 @@ PAGE_RUN = """async ({photo, width, height, threads, gpu, frames}) => {
   }
   return { ms, tiles, backend: localiser.backend, isolated: crossOriginIsolated, inputSize: localiser.inputSize };
 }"""
-
-
-def isolated(app, on: bool):
-    """The app, its answers made cross-origin isolated (COOP + COEP) when `on`."""
-    if not on:
-        return app
-
-    async def wrapper(scope, receive, send):
-        async def send_isolated(message):
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *ISOLATION]
-            await send(message)
-        await app(scope, receive, send_isolated)
-    return wrapper
 
 
 def serve(app) -> tuple[str, uvicorn.Server]:
@@ -117,7 +102,6 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--size", default="1280x720", help="the camera frame, WIDTHxHEIGHT")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
-    parser.add_argument("--no-isolation", action="store_true")
     parser.add_argument("--cases", default="1:1,2:1,1:4,2:4,gpu:1", help="THREADS:THROTTLE,... ('gpu' for WebGPU)")
     args = parser.parse_args()
     photo = args.photo or sorted(PHOTOS.glob("*.jpg"))[0]
@@ -129,7 +113,7 @@ def main() -> None:
     frame = cv2.resize(image[round(y0):round(y0 + h), round(x0):round(x0 + w)], (width, height))
 
     with tempfile.TemporaryDirectory() as data:
-        url, server = serve(isolated(create_app(Path(data), base_models=args.models), not args.no_isolation))
+        url, server = serve(create_app(Path(data), base_models=args.models))
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
                 "--headless", "--no-sandbox", "--disable-background-networking", "--enable-unsafe-webgpu"])
