@@ -45,9 +45,10 @@ export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, r
     : `/v1/models/${encodeURIComponent(versionId)}/files/`;
   const part = settings.localiser;
   const model = new Uint8Array(await (await fetched(fetchImpl, folder + part.file)).arrayBuffer());
-  const ort = runtime ?? await loadRuntime(fetchImpl);
+  const tryGpu = gpu ?? await hardwareGpu();
+  const ort = runtime ?? await loadRuntime(fetchImpl, tryGpu);
   if (threads) ort.env.wasm.numThreads = threads;
-  const { session, backend } = await openSession(ort, model, gpu ?? await hardwareGpu());
+  const { session, backend } = await openSession(ort, model, tryGpu);
   const size = part.imgsz;
   const reading = { conf: part.conf, nmsIou: settings.recogniser.nms_iou, classes: part.classes };
   let busy = false;
