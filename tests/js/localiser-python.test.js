@@ -10,8 +10,6 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import * as ort from "onnxruntime-web";
-
 import { loadLocaliser } from "../../api/static/live/localiser.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -34,8 +32,10 @@ function rgba(rgb) {
   return data;
 }
 
+const RUNTIME = join(ROOT, "node_modules/onnxruntime-web");
 const photos = existsSync(PHOTOS) ? readdirSync(PHOTOS).filter((name) => name.endsWith(".jpg")).sort().slice(0, PHOTO_COUNT) : [];
-const missing = photos.length < PHOTO_COUNT && `no shared test photos at ${PHOTOS} (CI provides ../shared)`;
+const missing = (photos.length < PHOTO_COUNT && `no shared test photos at ${PHOTOS} (CI provides ../shared)`)
+  || (!existsSync(RUNTIME) && "onnxruntime-web is not installed: npm ci");
 
 test("the page's localiser finds the Python one's tiles on the same photos, each box within 1 px",
      { skip: !process.env.CI && missing, timeout: 240_000 }, async () => {
@@ -44,6 +44,7 @@ test("the page's localiser finds the Python one's tiles on the same photos, each
   try {
     const frames = JSON.parse(execFileSync(python, [join(ROOT, "tests/js/localiser_reference.py"), out,
                                                     ...photos.map((name) => join(PHOTOS, name))], { cwd: ROOT }));
+    const ort = await import("onnxruntime-web");
     ort.env.wasm.numThreads = 1;
     const localiser = await loadLocaliser({ versionId: "base", fetchImpl: modelsFolder, runtime: ort, gpu: false });
     assert.equal(localiser.backend, "wasm");
