@@ -60,7 +60,8 @@ PAGE_RUN = """async ({photo, width, height, threads, gpu, frames}) => {
     ms.push(found.ms);
     tiles = found.boxes.length;
   }
-  return { ms, tiles, backend: localiser.backend, isolated: crossOriginIsolated, inputSize: localiser.inputSize };
+  return { ms, tiles, backend: localiser.backend, threads: localiser.threads, isolated: crossOriginIsolated,
+           inputSize: localiser.inputSize };
 }"""
 
 
@@ -133,7 +134,8 @@ def main() -> None:
                 ms = sorted(result["ms"])
                 peer = python_peer(args.models, frame, 10)
                 print(json.dumps({"case": {"threads": threads, "throttle": int(throttle)},
-                                  "backend": result["backend"], "isolated": result["isolated"],
+                                  "backend": result["backend"], "threads_used": result["threads"],
+                                  "isolated": result["isolated"],
                                   "input": result["inputSize"], "frame": f"{width}x{height}",
                                   "median_ms": round(statistics.median(ms), 1),
                                   "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 1),

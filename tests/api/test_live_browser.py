@@ -9,7 +9,9 @@ import base64
 import numpy as np
 import pytest
 
+from fanshot.api import app as app_module
 from fanshot.api.routers.page import RUNTIME
+from fanshot.api.security import cdn_runtime
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import shipped
 from tests.api.conftest import real_photo
@@ -17,6 +19,7 @@ from tests.api.test_browser import browser, open_page, serve  # noqa: F401  (fix
 from tests.services import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.model]
+EIGHT_CORES = "Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 })"  # a phone's count
 if not RUNTIME.is_dir():
     unavailable("onnxruntime-web, the page's runtime", "npm ci")
 
@@ -28,23 +31,38 @@ DETECT = """async ({rgba, width, height}) => {
   const found = await localiser.detect({ data, width, height });
   const runtime = performance.getEntriesByType("resource").map((entry) => entry.name)
     .filter((name) => name.includes("onnxruntime"));
-  return { boxes: found.boxes, backend: localiser.backend, isolated: crossOriginIsolated, runtime };
+  return { boxes: found.boxes, backend: localiser.backend, threads: localiser.threads, isolated: crossOriginIsolated,
+           runtime };
 }"""
 
 
-def test_the_page_runs_the_localiser_and_finds_what_python_finds(serve, browser):  # noqa: F811
+def frame() -> tuple[dict, np.ndarray]:
+    """A real photo as the server decodes it, as the page's detect takes it (RGBA, base64), and its pixels."""
     image = load_photo(real_photo().read_bytes(), max_side=RECOGNITION_MAX_SIDE)
-    recogniser = shipped()
-    expected = recogniser.localise(image, recogniser.config.conf)
     height, width = image.shape[:2]
     rgba = np.concatenate([image, np.full((height, width, 1), 255, np.uint8)], axis=2)
+    return {"rgba": base64.b64encode(rgba.tobytes()).decode(), "width": width, "height": height}, image
+
+
+def detect_in_page(browser, url: str, route=None) -> dict:  # noqa: F811
+    """The page at `url` on an 8-core device, its localiser loaded as the camera mode loads it, run on frame()."""
     page = open_page(browser, {})
-    page.goto(serve() + "/")
-    found = page.evaluate(DETECT, {"rgba": base64.b64encode(rgba.tobytes()).decode(), "width": width,
-                                   "height": height})
+    page.add_init_script(EIGHT_CORES)
+    if route is not None:
+        page.route(cdn_runtime() + "*", route)
+    page.goto(url + "/")
+    found = page.evaluate(DETECT, frame()[0])
     page.close()
     assert not page.errors, page.errors
-    assert found["isolated"] and found["backend"] == "wasm"  # headless Chromium offers no hardware WebGPU
+    return found
+
+
+def test_the_page_runs_the_localiser_on_threads_and_finds_what_python_finds(serve, browser):  # noqa: F811
+    image = frame()[1]
+    recogniser = shipped()
+    expected = recogniser.localise(image, recogniser.config.conf)
+    found = detect_in_page(browser, serve())
+    assert found["isolated"] and found["threads"] == 4 and found["backend"] == "wasm"  # no hardware WebGPU here
     assert found["runtime"] and all("/static/vendor/onnxruntime-web/" in name for name in found["runtime"])
     # without a hardware GPU the page takes the WASM-only runtime, half the WebGPU one's download
     assert any(name.endswith("/ort.wasm.min.mjs") for name in found["runtime"])
@@ -53,3 +71,20 @@ def test_the_page_runs_the_localiser_and_finds_what_python_finds(serve, browser)
     boxes = np.array([[box[key] for key in ("x1", "y1", "x2", "y2")] for box in found["boxes"]])
     assert np.abs(boxes - expected.boxes).max() <= 1
     assert [box["kind"] for box in found["boxes"]] == expected.kinds
+
+
+def test_without_the_npm_copy_the_page_takes_the_pinned_runtime_from_the_cdn_on_one_thread(serve, browser,  # noqa: F811
+                                                                                           monkeypatch):
+    """jsDelivr played by Playwright from node_modules, with its CORS header: the page's policy and isolation let
+    the module and its WebAssembly in from there."""
+    monkeypatch.setattr(app_module, "RUNTIME", RUNTIME.parent / "absent")
+    served: list[str] = []
+
+    def cdn(route) -> None:
+        name = route.request.url.removeprefix(cdn_runtime())
+        served.append(name)
+        route.fulfill(path=RUNTIME / name, headers={"Access-Control-Allow-Origin": "*",
+                                                   "Cross-Origin-Resource-Policy": "cross-origin"})
+    found = detect_in_page(browser, serve(), cdn)
+    assert "ort.wasm.min.mjs" in served and found["backend"] == "wasm" and found["threads"] == 1
+    assert len(found["boxes"]) > 0

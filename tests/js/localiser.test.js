@@ -76,6 +76,7 @@ test("WebGPU where the browser has it, else WASM", async () => {
   assert.equal((await loadLocaliser({ fetchImpl: server([]), runtime: noGpu.ort, gpu: false, threads: 2 })).backend,
                "wasm");
   assert.equal(noGpu.ort.env.wasm.numThreads, 2);
+  assert.equal((await loadLocaliser({ fetchImpl: server([]), runtime: noGpu.ort, gpu: false })).threads, 2);
 });
 
 test("a version the server does not have is an error naming the address", async () => {

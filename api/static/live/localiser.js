@@ -35,7 +35,8 @@ export async function hardwareGpu(gpu = globalThis.navigator?.gpu) {
 }
 
 // versionId: "active" (whichever version the server reads with), "base" or an adapted version's id.
-// runtime: an onnxruntime-web module (default: runtime.js's pick); threads: WASM threads (default: the runtime's).
+// runtime: an onnxruntime-web module (default: runtime.js's pick); threads: WASM threads (default: the runtime's:
+// min(4, half the cores) in a cross-origin isolated page, else 1), and the count the runtime took is returned.
 // gpu: whether to try WebGPU (default: where `hardwareGpu` says so).
 export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, runtime, threads, gpu } = {}) {
   const settingsAnswer = await fetched(fetchImpl, `/v1/models/${encodeURIComponent(versionId)}/files/vision.json`);
@@ -68,6 +69,6 @@ export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, r
     }
   }
 
-  return { detect, inputSize: size, backend,
+  return { detect, inputSize: size, backend, threads: ort.env.wasm.numThreads,
            config: { localiser: settings.localiser, recogniser: settings.recogniser, live: settings.live } };
 }

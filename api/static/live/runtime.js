@@ -17,10 +17,12 @@ export async function runtimeBase(fetchImpl = fetch) {
   return CDN_RUNTIME;
 }
 
-// The runtime module (with WebGPU when `gpu`), its WASM files fetched from the same folder.
+// The runtime module (with WebGPU when `gpu`), its WASM files fetched from the same folder. From the CDN it runs on
+// one thread: its threads would start from blob: copies of the CDN's script, which the page's policy refuses.
 export async function loadRuntime(fetchImpl = fetch, gpu = false) {
   const base = await runtimeBase(fetchImpl);
   const ort = await import(base + (gpu ? GPU_MODULE : WASM_MODULE));
   ort.env.wasm.wasmPaths = base;
+  if (base === CDN_RUNTIME) ort.env.wasm.numThreads = 1;
   return ort;
 }
