@@ -1,0 +1,173 @@
+"""The camera mode (issue 39) in headless Debian Chromium with a fake camera: a y4m video made at test time from a
+real photo of the shared test split. The shipped localiser runs in the page (onnxruntime-web, the local copy from
+npm ci); its live count is checked against the Python localiser on the same pixels; the shot it takes by itself
+goes through the page's upload to the real recogniser, and the recognition comes back. Phone and desktop."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import time
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import pytest
+from PIL import Image
+
+from fanshot.api.dependencies import model_recognizer
+from fanshot.vision.recogniser import shipped
+from tests.api.conftest import real_photo
+from tests.api.test_browser import (  # noqa: F401 - fixtures
+    CHROMIUM, DESKTOP, PHONE, VIEWPORTS, serious_violations, serve, small_targets, sync_api,
+)
+
+expect = sync_api.expect
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+RUNTIME = ROOT / "node_modules/onnxruntime-web/dist"
+FRAME_WIDTH = 1280  # px: the fake camera's frames
+FRAMES = 3  # the video loops: a still hand, as when the phone is held steady
+SCREENSHOTS = ROOT / "docs"
+
+
+def y4m(photo: Path, path: Path) -> Path:
+    """`photo` as a y4m video of FRAMES identical I420 frames FRAME_WIDTH px wide (even sides, as 4:2:0 needs)."""
+    image = Image.open(photo).convert("RGB")
+    height = round(image.height * FRAME_WIDTH / image.width) // 2 * 2
+    rgb = np.asarray(image.resize((FRAME_WIDTH, height), Image.LANCZOS))
+    planes = cv2.cvtColor(rgb, cv2.COLOR_RGB2YUV_I420).tobytes()
+    with path.open("wb") as video:
+        video.write(f"YUV4MPEG2 W{FRAME_WIDTH} H{height} F10:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(FRAMES):
+            video.write(b"FRAME\n" + planes)
+    return path
+
+
+@pytest.fixture(scope="module")
+def camera_browser(tmp_path_factory):
+    """Chromium whose camera shows the real photo."""
+    video = y4m(real_photo(), tmp_path_factory.mktemp("camera") / "hand.y4m")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu",
+            "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
+        yield browser
+        browser.close()
+
+
+def open_page(browser, device, **options):
+    page = browser.new_context(**device, **options).new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
+def localised_count(png: bytes) -> int:
+    """The Python localiser's count of tiles on an image: the recogniser's single look at its own threshold."""
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    recogniser = shipped()
+    return len(recogniser.localise(rgb, recogniser.config.conf))
+
+
+def video_frame(page) -> bytes:
+    """The frame the page's video shows now, as PNG bytes: the pixels the page's localiser is given."""
+    url = page.evaluate("""() => { const video = document.querySelector('#camera-video');
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth; canvas.height = video.videoHeight;
+        canvas.getContext('2d').drawImage(video, 0, 0);
+        return canvas.toDataURL('image/png'); }""")
+    return base64.b64decode(url.split(",", 1)[1])
+
+
+def until(page, script: str, value, timeout: float = 30) -> None:
+    """Wait until `script` evaluates to `value` in the page (wait_for_function evaluates a string, which the page's
+    CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while page.evaluate(script) != value:
+        assert time.monotonic() < deadline, f"{script} never gave {value!r}"
+        page.wait_for_timeout(100)
+
+
+def live_count(page) -> int:
+    return int(re.match(r"\d+", page.get_by_test_id("live-count").inner_text()).group())
+
+
+def slow_shot(route) -> None:
+    """vision.json with the guide's steady time 5 s."""
+    meta = route.fetch().json()
+    meta["recogniser"]["live"]["steady_ms"] = 5000
+    route.fulfill(json=meta)
+
+
+@pytest.mark.skipif(not RUNTIME.is_dir(), reason="onnxruntime-web is not installed: npm ci")
+@pytest.mark.parametrize("device", VIEWPORTS)
+def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, camera_browser, device):
+    server = serve(recognize=model_recognizer)
+    page = open_page(camera_browser, device, permissions=["camera"])
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    uploads = []
+    page.on("request", lambda request: uploads.append(request) if request.url.endswith("/v1/recognitions") else None)
+    # the guide holds still for 5 s before the shot here, so the screen can be looked at first
+    page.route("**/files/vision.json", slow_shot)
+    page.get_by_test_id("camera").click()
+    expect(page.get_by_test_id("live-count")).to_have_text(re.compile(r"^\d+ "), timeout=60_000)
+    count = live_count(page)
+    expected = localised_count(video_frame(page))
+    assert abs(count - expected) <= 1, (count, expected)
+    assert serious_violations(page) == []
+    assert small_targets(page) == []
+    if device is PHONE:
+        page.screenshot(path=str(SCREENSHOTS / "camera-phone.png"))
+
+    # held still, the page takes the shot by itself, once, and the camera goes off
+    expect(page.locator("#save-button")).to_be_enabled(timeout=60_000)
+    assert len(uploads) == 1
+    expect(page.locator("#camera")).to_be_hidden()
+    assert page.evaluate("document.querySelector('#camera-video').srcObject") is None
+    recognition = httpx.get(f"{server}/v1/recognitions/{page.evaluate('location.hash.slice(1)')}").json()
+    assert len(recognition["tiles"]) >= expected - 2
+    sent = Image.open(io.BytesIO(uploads[0].post_data_buffer.split(b"\r\n\r\n", 1)[1]))
+    # the stored recognition is of the photo sent (the tiles' region, at most 1600 px), its boxes in its frame
+    assert recognition["image"] == {"width": sent.width, "height": sent.height}
+    assert max(sent.size) <= 1600
+    assert all(0 <= t["box"][0] < t["box"][2] <= sent.width and 0 <= t["box"][1] < t["box"][3] <= sent.height
+               for t in recognition["tiles"])
+    expect(page.locator("#boxes .box")).to_have_count(len(recognition["tiles"]))
+    assert not page.errors, page.errors
+
+
+def test_a_refused_camera_says_so_and_leaves_the_photo_picker(serve, camera_browser):
+    page = open_page(camera_browser, PHONE)  # no camera permission granted: headless Chromium refuses it
+    page.goto(serve())
+    page.wait_for_selector("body[data-ready=true]")
+    page.get_by_test_id("camera").click()
+    expect(page.locator("#photo-status")).to_contain_text("The camera is not allowed")
+    expect(page.locator("#camera")).to_be_hidden()
+    expect(page.locator("#photo-button")).to_be_focused()
+    assert not page.errors, page.errors
+
+
+def test_leaving_the_camera_mode_or_hiding_the_page_stops_the_camera(serve, camera_browser):
+    page = open_page(camera_browser, DESKTOP, permissions=["camera"])
+    page.goto(serve())
+    page.wait_for_selector("body[data-ready=true]")
+    live = "() => document.querySelector('#camera-video').srcObject?.getVideoTracks()[0]?.readyState"
+    page.get_by_test_id("camera").click()
+    until(page, live, "live")
+    track = page.evaluate_handle("document.querySelector('#camera-video').srcObject.getVideoTracks()[0]")
+    page.locator("#camera-close").click()
+    expect(page.locator("#camera")).to_be_hidden()
+    assert track.evaluate("track => track.readyState") == "ended"
+
+    page.get_by_test_id("camera").click()
+    until(page, live, "live")
+    track = page.evaluate_handle("document.querySelector('#camera-video').srcObject.getVideoTracks()[0]")
+    page.evaluate("""() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
+                             document.dispatchEvent(new Event('visibilitychange')); }""")
+    expect(page.locator("#camera")).to_be_hidden()
+    assert track.evaluate("track => track.readyState") == "ended"
+    assert not page.errors, page.errors
