@@ -111,22 +111,21 @@ async function fullFrame(current) {
 }
 
 /** The tiles in the shot itself (it may frame the scene unlike the video): the localiser on a copy of it. */
-async function tilesIn(current, bitmap) {
-  if (!current.localiser) return [];
+async function tilesIn(localiser, bitmap) {
   const [width, height] = fitted(bitmap.width, bitmap.height, DETECT_SIDE);
   const image = pixels(bitmap, width, height);
   for (let tries = 0; tries < 50; tries += 1) { // the live frame being read finishes first
-    const found = await current.localiser.detect(image);
+    const found = await localiser.detect(image);
     if (found) return scaleBoxes(found.boxes, width, bitmap.width);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return [];
 }
 
-/** The shot as a JPEG: the tiles' region of the frame at the side the server reads at; with no guide loaded, the
- *  whole frame (the upload shrinks it as it does a chosen photo). */
-async function shotOf(current, bitmap) {
-  const region = current.live ? shotRegion(await tilesIn(current, bitmap), bitmap.width, bitmap.height, current.live)
+/** The shot of a full-resolution frame as a JPEG: the tiles' region at the side the server reads at; with no
+ *  localiser loaded, the whole frame (the upload shrinks it as it does a chosen photo). */
+export async function shotOf(bitmap, localiser, live) {
+  const region = localiser ? shotRegion(await tilesIn(localiser, bitmap), bitmap.width, bitmap.height, live)
     : { x: 0, y: 0, width: bitmap.width, height: bitmap.height, outWidth: bitmap.width, outHeight: bitmap.height };
   const canvas = new OffscreenCanvas(region.outWidth, region.outHeight);
   canvas.getContext("2d").drawImage(bitmap, region.x, region.y, region.width, region.height, 0, 0, region.outWidth, region.outHeight);
@@ -141,7 +140,7 @@ async function takeShot(current) {
   setStatus($("camera-advice"), () => t("live_taking"));
   try {
     const bitmap = await fullFrame(current);
-    const blob = await shotOf(current, bitmap);
+    const blob = await shotOf(bitmap, current.localiser, current.live);
     bitmap.close();
     closeCamera();
     current.onShot(new File([blob], "camera.jpg", { type: "image/jpeg" }));
