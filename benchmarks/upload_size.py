@@ -34,7 +34,7 @@ from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import shipped
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vision_latency import SHARED_TEST, write_12mp  # noqa: E402
+from vision_latency import DEFAULT as SHARED_TEST, write_12mp  # noqa: E402
 
 THROUGHPUT = 60 * 1024  # bytes a second: a table's Wi-Fi (issue 39)
 # In the page: both uploads of one photo, each made as the page makes it and sent throttled.

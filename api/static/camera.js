@@ -8,7 +8,6 @@ import { frameStats, guide, lumaOf } from "./live/guide.js";
 import { scaleBoxes, shotRegion } from "./live/shot.js";
 
 const DETECT_SIDE = 1280; // px: the frame the localiser is given (it reads at 416: more only costs copying)
-const KEEP_MS = 3000; // frames kept for the guide
 
 const ADVICE = {
   steady: () => t("live_steady"), too_small: () => t("live_too_small"), dark: () => t("live_dark"),
@@ -79,7 +78,7 @@ async function look(current, video) {
   const [smallWidth, smallHeight] = fitted(video.videoWidth, video.videoHeight, live.sharpness_width);
   const stats = frameStats(lumaOf(pixels(video, smallWidth, smallHeight)));
   const now = performance.now();
-  current.frames = [...current.frames.filter((frame) => frame.t > now - KEEP_MS),
+  current.frames = [...current.frames.filter((frame) => frame.t >= now - 2 * live.steady_ms) /* the guide looks back steady_ms */,
     { t: now, boxes: found.boxes, width, height, ...stats, scale: current.fullWidth / width }];
   const seen = guide(current.frames, live);
   drawBoxes(found.boxes, width, height, seen);
