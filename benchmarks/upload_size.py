@@ -4,7 +4,8 @@
 by the page itself in Debian Chromium and POSTed to /v1/recognitions with the upload throttled to 60 KB/s by the
 DevTools protocol (Network.emulateNetworkConditions), timed in the page from the request to the answer; the server's
 recogniser reads nothing, so the time is the upload's. The shipped recogniser then reads both uploads in Python:
-the tiles it reads in each say whether the smaller upload changes the reading.
+the tiles it reads in each say whether the smaller upload changes the reading, and where the photo has a label, how
+many it reads right.
 
 Photos: `12mp`, vision_latency's 12 MP copies of the first shared test photos (a 640 px photo upscaled to fill
 3000×3000 of a 4000×3000 frame: the tiles fill most of it), and with `--small DIR` the photos of `fanshot evalsets
@@ -23,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +32,7 @@ import uvicorn
 from playwright.sync_api import sync_playwright
 
 from fanshot.api.app import create_app
+from fanshot.datasets.classes import CLASSES
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import shipped
 
@@ -81,18 +84,31 @@ def serve(data_dir: Path, port: int = 8765) -> str:
     return f"http://127.0.0.1:{port}"
 
 
-def codes(photo: bytes) -> list[str]:
+def codes(photo: bytes) -> Counter[str]:
     read = shipped()(load_photo(photo, max_side=RECOGNITION_MAX_SIDE))
-    return sorted(tile["code"] for tile in read["tiles"])
+    return Counter(tile["code"] for tile in read["tiles"])
+
+
+def labelled(photo: Path) -> Counter[str] | None:
+    """The codes of a photo's YOLO label (an evaluation set's labels/ beside images/), if it has one."""
+    label = photo.parent.parent / "labels" / f"{photo.stem}.txt"
+    if not label.is_file():
+        return None
+    return Counter(CLASSES[int(line.split()[0])] for line in label.read_text().splitlines() if line.strip())
 
 
 def measure(page, case: str, photo: Path) -> dict:
     both = page.evaluate(BOTH, base64.b64encode(photo.read_bytes()).decode())
     row = {"case": case, "photo": photo.name}
     read = {name: codes(base64.b64decode(upload.pop("photo"))) for name, upload in both.items()}
+    truth = labelled(photo)
     for name, upload in both.items():
         row[name] = {"kB": round(upload["bytes"] / 1000, 1), "s": round(upload["seconds"], 2),
-                     "tiles": len(read[name])}
+                     "tiles": read[name].total()}
+        if truth is not None:  # tiles read right: the codes the read and the label share
+            row[name]["right"] = (read[name] & truth).total()
+    if truth is not None:
+        row["labelled"] = truth.total()
     row["same_reading"] = read["today"] == read["camera"]
     return row
 
