@@ -101,10 +101,10 @@ class Live(Settings):
     """The page's live viewfinder (api/static/live/guide.js and shot.js read these from vision.json): when it asks
     the person to move closer, reframe, add light or hold still, and when it takes the shot by itself."""
 
-    min_tile: float = Field(32.0, gt=0, description="px: a median tile width in the full-resolution frame under "
-                                                    "this asks to move closer (the closer look aims for "
-                                                    "zoom_in.target px in the localiser's input; a shot is read "
-                                                    "at up to shot_side px)")
+    min_tile: float = Field(32.0, gt=0, description="px: a median tile width in the shot as sent (the tiles' "
+                                                    "region of the full-resolution frame at shot_side px at most) "
+                                                    "under this asks to move closer: the classifier reads a tile "
+                                                    "at 64 px, and the closer look aims for zoom_in.target px")
     edge: float = Field(0.01, ge=0, le=0.5, description="a box this close to the frame's border, as a share of the "
                                                        "frame's side, is a tile cut at the edge")
     min_luma: float = Field(50.0, ge=0, le=255, description="a frame whose mean luma (0-255) is under this is too dark")

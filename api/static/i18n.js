@@ -78,7 +78,7 @@ const WORDS = {
     live_count: "{n} tiles found", live_loading: "Loading the tile finder…", live_steady: "hold steady",
     live_too_small: "move closer: tiles too small", live_cut: "{n} tiles cut at the edge", live_dark: "too dark: more light",
     live_blurred: "blurred: hold still", live_moving: "hold still", live_none: "point the camera at the tiles",
-    live_taking: "Taking the shot…", live_no_guide: "The tile finder could not load ({error}): take the shot with the button.",
+    live_taking: "taking the shot…", live_no_guide: "The tile finder could not load ({error}): take the shot with the button.",
     camera_refused: "The camera is not allowed: allow it in the browser's settings, or choose a photo instead.",
     camera_none: "No camera found: choose a photo instead.", camera_failed: "The camera could not start ({error}): choose a photo instead.",
     drag: "Drag a box around the {tile} on the photo.", drag_new: "Drag a box around the tile on the photo.",

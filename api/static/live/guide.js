@@ -1,6 +1,7 @@
 // The framing guide of the live viewfinder (issue 39): from the last second or so of frames (the localiser's
 // boxes, each frame's brightness and sharpness) what the person should do, and whether the shot may be taken by
 // itself. Pure: the thresholds are vision.json's `recogniser.live` section (vision/config.py `Live`), passed in.
+import { shotRegion } from "./shot.js";
 
 /** Mean luma (0-255) and sharpness (the variance of the 4-neighbour Laplacian) of a grey image given as
  *  `{data: luma per pixel, width, height}`: a small copy of the frame, `sharpness_width` px wide. */
@@ -60,6 +61,13 @@ export function shift(before, now) {
   return median(distances) / Math.max(1, tileWidth(now));
 }
 
+/** The median tile width in the shot as it will be sent: the tiles' region of the full-resolution frame (`scale`
+ *  times this frame), shrunk to `shot_side`. */
+export function shotTileWidth(boxes, width, height, scale, live) {
+  const region = shotRegion(boxes, width, height, live);
+  return tileWidth(boxes) * scale * Math.min(1, live.shot_side / (scale * Math.max(region.width, region.height)));
+}
+
 /** What one frame needs, without looking at the frames before it. A frame is
  *  `{t, boxes, width, height, luma, sharpness, scale}`; `scale` is the full-resolution frame's width over this
  *  frame's (a tile that is small here may be big enough in the shot). */
@@ -67,7 +75,7 @@ function frameState(frame, live) {
   if (frame.luma < live.min_luma) return "dark";
   if (frame.sharpness < live.min_sharpness) return "blurred";
   if (!frame.boxes.length) return "none";
-  if (tileWidth(frame.boxes) * (frame.scale ?? 1) < live.min_tile) return "too_small";
+  if (shotTileWidth(frame.boxes, frame.width, frame.height, frame.scale ?? 1, live) < live.min_tile) return "too_small";
   if (cutAtEdge(frame.boxes, frame.width, frame.height, live.edge)) return "cut";
   return "steady";
 }
