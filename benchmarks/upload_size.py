@@ -37,7 +37,8 @@ from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import shipped
 
 sys.path.insert(0, str(Path(__file__).parent))
-from vision_latency import DEFAULT as SHARED_TEST, write_12mp  # noqa: E402
+from vision_latency import DEFAULT as SHARED_TEST  # noqa: E402
+from vision_latency import write_12mp
 
 THROUGHPUT = 60 * 1024  # bytes a second: a table's Wi-Fi (issue 39)
 # In the page: both uploads of one photo, each made as the page makes it and sent throttled.
@@ -49,7 +50,8 @@ BOTH = """async (photo) => {
   const { loadLocaliser } = await import("/static/live/localiser.js");
   const localiser = await loadLocaliser({ versionId: "active" });
   const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
-  const uploads = { today: await preparePhoto(file), camera: await shotOf(bitmap, localiser, localiser.config.recogniser.live) };
+  const live = localiser.config.recogniser.live;
+  const uploads = { today: await preparePhoto(file), camera: await shotOf(bitmap, localiser, live) };
   const result = {};
   for (const [name, blob] of Object.entries(uploads)) {
     const form = new FormData();

@@ -24,7 +24,15 @@ from fanshot.api.dependencies import model_recognizer
 from fanshot.vision.recogniser import shipped
 from tests.api.conftest import real_photo
 from tests.api.test_browser import (  # noqa: F401 - fixtures
-    CHROMIUM, DESKTOP, PHONE, VIEWPORTS, serious_violations, serve, shots, small_targets, sync_api,
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    VIEWPORTS,
+    serious_violations,
+    serve,
+    shots,
+    small_targets,
+    sync_api,
 )
 
 expect = sync_api.expect
@@ -127,7 +135,7 @@ def slow_shot(route) -> None:
 
 @pytest.mark.skipif(not RUNTIME.is_dir(), reason="onnxruntime-web is not installed: npm ci")
 @pytest.mark.parametrize("device", VIEWPORTS)
-def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, camera_browser, device, shots):
+def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, camera_browser, device, shots):  # noqa: F811 - the fixtures
     server = serve(recognize=model_recognizer)
     page = open_page(camera_browser, device, permissions=["camera"])
     page.goto(server)
@@ -173,7 +181,7 @@ def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, ca
     assert not page.errors, page.errors
 
 
-def test_a_refused_camera_says_so_and_leaves_the_photo_picker(serve, camera_browser):
+def test_a_refused_camera_says_so_and_leaves_the_photo_picker(serve, camera_browser):  # noqa: F811 - the fixtures
     page = open_page(camera_browser, PHONE)  # no camera permission granted: headless Chromium refuses it
     page.goto(serve())
     page.wait_for_selector("body[data-ready=true]")
@@ -184,7 +192,7 @@ def test_a_refused_camera_says_so_and_leaves_the_photo_picker(serve, camera_brow
     assert not page.errors, page.errors
 
 
-def test_leaving_the_camera_mode_or_hiding_the_page_stops_the_camera(serve, camera_browser):
+def test_leaving_the_camera_mode_or_hiding_the_page_stops_the_camera(serve, camera_browser):  # noqa: F811 - the fixtures
     page = open_page(camera_browser, DESKTOP, permissions=["camera"])
     page.goto(serve())
     page.wait_for_selector("body[data-ready=true]")
@@ -206,7 +214,7 @@ def test_leaving_the_camera_mode_or_hiding_the_page_stops_the_camera(serve, came
     assert not page.errors, page.errors
 
 
-def test_a_camera_held_too_far_is_asked_to_come_closer_and_takes_no_shot(serve, playwright, tmp_path, shots):
+def test_a_camera_held_too_far_is_asked_to_come_closer_and_takes_no_shot(serve, playwright, tmp_path, shots):  # noqa: F811 - the fixtures
     with camera(playwright, far(Image.open(real_photo())), tmp_path) as browser:
         page = open_page(browser, PHONE, permissions=["camera"])
         page.goto(serve())
