@@ -89,7 +89,9 @@ async function look(current, video) {
 function watch(current, video) {
   const next = () => {
     if (current.closed) return;
-    look(current, video).catch(() => {}).finally(() => {
+    look(current, video).catch((error) => {
+      setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
+    }).finally(() => {
       if (!current.closed) video.requestVideoFrameCallback(next);
     });
   };
@@ -214,9 +216,13 @@ export function closeCamera() {
 }
 
 export function wireCamera(onShot) {
+  const leave = () => {
+    closeCamera();
+    $("camera-button").focus();
+  };
   $("camera-button").addEventListener("click", () => openCamera(onShot));
-  $("camera-close").addEventListener("click", () => { closeCamera(); $("camera-button").focus(); });
+  $("camera-close").addEventListener("click", leave);
   $("shutter").addEventListener("click", () => session && takeShot(session));
-  $("camera").addEventListener("keydown", (event) => { if (event.key === "Escape") closeCamera(); });
+  $("camera").addEventListener("keydown", (event) => { if (event.key === "Escape") leave(); });
   document.addEventListener("visibilitychange", () => { if (document.hidden) closeCamera(); });
 }

@@ -219,7 +219,7 @@ const WORDS = {
     retry_photo: "再试一次",
     camera: "相机取景（带提示）", camera_alt: "相机画面，框出找到的牌",
     shutter: "拍摄", camera_close: "关闭相机", camera_hint: "把手机举在牌的上方：所有牌都在画面里、够大、清晰时会自动拍摄。",
-    live_count: "找到 {n} 张牌", live_loading: "正在加载找牌模型…", live_steady: "请保持不动",
+    live_count: "{n} 张牌已找到", live_loading: "正在加载找牌模型…", live_steady: "请保持不动",
     live_too_small: "请靠近些：牌太小", live_cut: "{n} 张牌被画面边缘切掉", live_dark: "太暗：请加些光",
     live_blurred: "模糊：请拿稳", live_moving: "请拿稳", live_none: "请把相机对准牌",
     live_taking: "正在拍摄…", live_no_guide: "找牌模型加载失败（{error}）：请用按钮拍摄。",

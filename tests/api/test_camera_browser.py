@@ -229,3 +229,23 @@ def test_a_camera_held_too_far_is_asked_to_come_closer_and_takes_no_shot(serve, 
         assert uploads == []
         expect(page.locator("#camera-advice")).to_have_text("move closer: tiles too small")
         assert not page.errors, page.errors
+
+
+def test_a_version_adapted_before_the_guide_had_settings_is_guided_by_the_shipped_ones(serve, camera_browser):  # noqa: F811 - the fixtures
+    page = open_page(camera_browser, DESKTOP, permissions=["camera"])
+    fetched = []
+
+    def without_live(route) -> None:  # the active version's vision.json as one adapted before issue 39 has it
+        meta = route.fetch().json()
+        if not fetched:
+            del meta["recogniser"]["live"]
+        fetched.append(route.request.url)
+        route.fulfill(json=meta)
+
+    page.route("**/files/vision.json", without_live)
+    page.goto(serve())
+    page.wait_for_selector("body[data-ready=true]")
+    page.get_by_test_id("camera").click()
+    expect(page.get_by_test_id("live-count")).to_have_text(re.compile(r"^\d+ tiles found"), timeout=60_000)
+    assert fetched[-1].endswith("/v1/models/base/files/vision.json") and len(fetched) == 2
+    assert not page.errors, page.errors

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { LANGUAGES, setLanguage, t } from "../../api/static/i18n.js";
 import { cutAtEdge, frameStats, guide, lumaOf, shift } from "../../api/static/live/guide.js";
 import { scaleBoxes, shotRegion } from "../../api/static/live/shot.js";
 
@@ -87,4 +88,12 @@ for (const [name, boxes, width, height, expected] of shots) {
 test("boxes found in the preview are placed on the full-resolution frame", () => {
   assert.deepEqual(scaleBoxes([{ x1: 10, y1: 20, x2: 30, y2: 40, kind: "face" }], 1280, 3840),
     [{ x1: 30, y1: 60, x2: 90, y2: 120, kind: "face" }]);
+});
+
+test("the live count begins with the number of tiles found, in either language (tests and screen readers read it so)", () => {
+  for (const lang of LANGUAGES) {
+    setLanguage(lang);
+    assert.match(t("live_count", { n: 14 }), /^14\b/, lang);
+  }
+  setLanguage("en");
 });
