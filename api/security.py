@@ -9,7 +9,8 @@ included: it reads the request's headers and adds headers to the answer's start)
 - Access token (optional, --token or FANSHOT_TOKEN): every request but /healthz carries it, as
   `Authorization: Bearer TOKEN` (API clients) or the `fanshot_token` cookie, which opening the page once as
   `/?token=TOKEN` sets (the page's own requests then carry it).
-- Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer.
+- Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer;
+  the page's answers also make it cross-origin isolated (COOP + COEP) for the localiser's WASM threads.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src
 DOCS_PATHS = ("/docs", "/redoc")
 COMMON_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                   (b"x-frame-options", b"DENY")]
-PAGE_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", PAGE_POLICY.encode())]
+# Cross-origin isolated, so that the page's localiser may run on several WASM threads (SharedArrayBuffer): it loads
+# nothing but its own files and the CDN's runtime, which jsDelivr answers with CORS.
+ISOLATION_HEADERS = [(b"cross-origin-opener-policy", b"same-origin"),
+                     (b"cross-origin-embedder-policy", b"require-corp")]
+PAGE_HEADERS = [*COMMON_HEADERS, *ISOLATION_HEADERS, (b"content-security-policy", PAGE_POLICY.encode())]
 DOCS_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", DOCS_POLICY.encode())]
 
 

@@ -28,8 +28,9 @@ def test_the_runtime_npm_installed_is_served_as_javascript_and_webassembly(tmp_p
     if not RUNTIME.is_dir():
         pytest.skip(f"no {RUNTIME}: run `npm ci` first")
     client = app_client(tmp_path)
-    module = client.get("/static/vendor/onnxruntime-web/ort.webgpu.min.mjs")
-    assert module.status_code == 200 and module.headers["content-type"].startswith("text/javascript")
+    for module in ("ort.wasm.min.mjs", "ort.webgpu.min.mjs"):  # runtime.js's two
+        answer = client.get(f"/static/vendor/onnxruntime-web/{module}")
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/javascript")
     wasm = client.get("/static/vendor/onnxruntime-web/ort-wasm-simd-threaded.wasm")
     assert wasm.status_code == 200 and wasm.headers["content-type"] == "application/wasm"
     assert wasm.content[:4] == b"\0asm"
@@ -39,5 +40,5 @@ def test_the_runtime_npm_installed_is_served_as_javascript_and_webassembly(tmp_p
 def test_without_the_npm_copy_there_is_no_runtime_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(app_module, "RUNTIME", tmp_path / "absent")
     client = app_client(tmp_path / "data")
-    answer = client.get("/static/vendor/onnxruntime-web/ort.webgpu.min.mjs")
+    answer = client.get("/static/vendor/onnxruntime-web/ort.wasm.min.mjs")
     assert answer.status_code == 404  # runtime.js's HEAD probe fails, and the page takes the CDN's copy

@@ -70,6 +70,9 @@ def test_security_headers(client, recognition):
     runtime = "https://cdn.jsdelivr.net/npm/onnxruntime-web@"
     assert "script-src 'self' 'wasm-unsafe-eval' " + runtime in policy and policy.count(runtime) == 2
     assert page.headers["x-content-type-options"] == "nosniff"
+    # cross-origin isolated: the localiser's WASM threads need SharedArrayBuffer
+    assert page.headers["cross-origin-opener-policy"] == "same-origin"
+    assert page.headers["cross-origin-embedder-policy"] == "require-corp"
     image = client.get(f"/v1/recognitions/{recognition['id']}/image")
     assert image.headers["x-content-type-options"] == "nosniff"
     assert "frame-ancestors 'none'" in client.get("/docs").headers["content-security-policy"]

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { loadLocaliser } from "../../api/static/live/localiser.js";
+import { hardwareGpu, loadLocaliser } from "../../api/static/live/localiser.js";
 
 const SETTINGS = { localiser: { file: "localiser.onnx", imgsz: 8, classes: ["face", "back"], conf: 0.55 },
                    recogniser: { nms_iou: 0.5 }, live: { steady_ms: 1000 } };
@@ -81,4 +81,14 @@ test("WebGPU where the browser has it, else WASM", async () => {
 test("a version the server does not have is an error naming the address", async () => {
   await assert.rejects(loadLocaliser({ versionId: "gone", runtime: runtime().ort, fetchImpl: async () => ({ ok: false, status: 404 }) }),
                        /\/v1\/models\/gone\/files\/vision.json answered 404/);
+});
+
+test("WebGPU only on a hardware adapter: a software fallback one reads slower than WASM", async () => {
+  const adapter = (info) => ({ requestAdapter: async () => info && { info } });
+  assert.equal(await hardwareGpu(adapter({ vendor: "apple", isFallbackAdapter: false })), true);
+  assert.equal(await hardwareGpu(adapter({ vendor: "google", architecture: "swiftshader", isFallbackAdapter: true })),
+               false);
+  assert.equal(await hardwareGpu(adapter(null)), false); // no adapter at all
+  assert.equal(await hardwareGpu({ requestAdapter: async () => { throw new Error("blocked"); } }), false);
+  assert.equal(await hardwareGpu(undefined), false); // no navigator.gpu
 });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { CDN_RUNTIME, LOCAL_RUNTIME, RUNTIME_MODULE, runtimeBase } from "../../api/static/live/runtime.js";
+import { CDN_RUNTIME, LOCAL_RUNTIME, runtimeBase, WASM_MODULE } from "../../api/static/live/runtime.js";
 
 const pinned = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url))).dependencies["onnxruntime-web"];
 
@@ -17,7 +17,7 @@ test("the npm copy the server has is taken", async () => {
   const asked = [];
   const base = await runtimeBase(async (url, options) => (asked.push([url, options.method]), { ok: true }));
   assert.equal(base, LOCAL_RUNTIME);
-  assert.deepEqual(asked, [[LOCAL_RUNTIME + RUNTIME_MODULE, "HEAD"]]);
+  assert.deepEqual(asked, [[LOCAL_RUNTIME + WASM_MODULE, "HEAD"]]);
 });
 
 test("without it, or without an answer, the CDN's", async () => {

@@ -22,10 +22,22 @@ async function openSession(ort, model, gpu) {
   return { session: await ort.InferenceSession.create(model, { executionProviders: ["wasm"] }), backend: "wasm" };
 }
 
+// Whether the browser offers a WebGPU adapter on real hardware: a fallback one (software, such as SwiftShader in
+// headless Chromium) read a frame over 20 times slower than WASM (BENCHMARKS.md).
+export async function hardwareGpu(gpu = globalThis.navigator?.gpu) {
+  if (!gpu) return false;
+  try {
+    const adapter = await gpu.requestAdapter();
+    return Boolean(adapter) && !(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter);
+  } catch {
+    return false;
+  }
+}
+
 // versionId: "active" (whichever version the server reads with), "base" or an adapted version's id.
 // runtime: an onnxruntime-web module (default: runtime.js's pick); threads: WASM threads (default: the runtime's).
-export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, runtime, threads,
-                                      gpu = typeof navigator !== "undefined" && Boolean(navigator.gpu) } = {}) {
+// gpu: whether to try WebGPU (default: where `hardwareGpu` says so).
+export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, runtime, threads, gpu } = {}) {
   const settingsAnswer = await fetched(fetchImpl, `/v1/models/${encodeURIComponent(versionId)}/files/vision.json`);
   const settings = await settingsAnswer.json();
   // "active" redirects to the version's own folder: take the model from the same one, even if it switches meanwhile
@@ -33,9 +45,10 @@ export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, r
     : `/v1/models/${encodeURIComponent(versionId)}/files/`;
   const part = settings.localiser;
   const model = new Uint8Array(await (await fetched(fetchImpl, folder + part.file)).arrayBuffer());
-  const ort = runtime ?? await loadRuntime(fetchImpl);
+  const tryGpu = gpu ?? await hardwareGpu();
+  const ort = runtime ?? await loadRuntime(fetchImpl, tryGpu);
   if (threads) ort.env.wasm.numThreads = threads;
-  const { session, backend } = await openSession(ort, model, gpu);
+  const { session, backend } = await openSession(ort, model, tryGpu);
   const size = part.imgsz;
   const reading = { conf: part.conf, nmsIou: settings.recogniser.nms_iou, classes: part.classes };
   let busy = false;

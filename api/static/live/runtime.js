@@ -4,21 +4,23 @@
 // Content-Security-Policy allows exactly this CDN folder (api/security.py reads it from here).
 export const LOCAL_RUNTIME = "/static/vendor/onnxruntime-web/";
 export const CDN_RUNTIME = "https://cdn.jsdelivr.net/npm/onnxruntime-web@1.31.1/dist/";
-export const RUNTIME_MODULE = "ort.webgpu.min.mjs"; // the WebGPU and WASM backends in one module
+// The WASM backend alone (its .wasm 15 MB), or with WebGPU (a 29 MB .wasm, which it takes for WASM too).
+export const WASM_MODULE = "ort.wasm.min.mjs";
+export const GPU_MODULE = "ort.webgpu.min.mjs";
 
 export async function runtimeBase(fetchImpl = fetch) {
   try {
-    if ((await fetchImpl(LOCAL_RUNTIME + RUNTIME_MODULE, { method: "HEAD" })).ok) return LOCAL_RUNTIME;
+    if ((await fetchImpl(LOCAL_RUNTIME + WASM_MODULE, { method: "HEAD" })).ok) return LOCAL_RUNTIME;
   } catch {
     // no answer for the local copy: the CDN's is the only one (the service worker may hold it)
   }
   return CDN_RUNTIME;
 }
 
-// The runtime module, its WASM files fetched from the same folder.
-export async function loadRuntime(fetchImpl = fetch) {
+// The runtime module (with WebGPU when `gpu`), its WASM files fetched from the same folder.
+export async function loadRuntime(fetchImpl = fetch, gpu = false) {
   const base = await runtimeBase(fetchImpl);
-  const ort = await import(base + RUNTIME_MODULE);
+  const ort = await import(base + (gpu ? GPU_MODULE : WASM_MODULE));
   ort.env.wasm.wasmPaths = base;
   return ort;
 }
