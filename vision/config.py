@@ -8,6 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
+
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
 STAGES = ("zoom_in", "zoom_out", "turn", "row_fill", "not_a_tile")  # each can be switched off
 
@@ -95,6 +97,32 @@ class Suggestions(Settings):
                                                           "confident tiles")
 
 
+class Live(Settings):
+    """The page's live viewfinder (api/static/live/guide.js and shot.js read these from vision.json): when it asks
+    the person to move closer, reframe, add light or hold still, and when it takes the shot by itself."""
+
+    min_tile: float = Field(32.0, gt=0, description="px: a median tile width in the shot as sent (the tiles' "
+                                                    "region of the full-resolution frame at shot_side px at most) "
+                                                    "under this asks to move closer: the classifier reads a tile "
+                                                    "at 64 px, and the closer look aims for zoom_in.target px")
+    edge: float = Field(0.01, ge=0, le=0.5, description="a box this close to the frame's border, as a share of the "
+                                                       "frame's side, is a tile cut at the edge")
+    min_luma: float = Field(50.0, ge=0, le=255, description="a frame whose mean luma (0-255) is under this is too dark")
+    min_sharpness: float = Field(100.0, ge=0, description="a frame whose sharpness (the variance of the Laplacian "
+                                                         "of its grey copy sharpness_width px wide) is under this "
+                                                         "is blurred")
+    sharpness_width: int = Field(160, ge=16)
+    max_shift: float = Field(0.25, ge=0, description="tiles whose centres move more than this many tile widths "
+                                                    "from one frame to the next are moving")
+    steady_ms: float = Field(1000.0, ge=0, description="the count steady (within one) and the frames sharp for "
+                                                       "this long: the shot is taken")
+    min_tiles: int = Field(3, ge=1, description="fewer tiles found never takes the shot by itself")
+    shot_margin: float = Field(1.0, ge=0, description="the shot sent is the tiles' region grown by this many "
+                                                      "tile heights each way,")
+    shot_side: int = Field(RECOGNITION_MAX_SIDE, ge=MIN_SIDE, description="px: at most this long (the side the "
+                                                                          "server reads at)")
+
+
 class RecogniserConfig(Settings):
     conf: float = Field(DEFAULT_CONF, ge=0, le=1, description="the localiser's score threshold: a sure find")
     unsure: float = Field(0.3, ge=0, le=1, description="a find scoring this or more (under `conf`) is unsure: "
@@ -112,6 +140,7 @@ class RecogniserConfig(Settings):
     not_a_tile: NotATile = NotATile()
     layout: Layout = Layout()
     suggestions: Suggestions = Suggestions()
+    live: Live = Live()
 
     @classmethod
     def from_vision_json(cls, meta: dict[str, Any], source: str = "vision.json") -> RecogniserConfig:

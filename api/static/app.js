@@ -3,6 +3,7 @@
 import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
 import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
+import { closeCamera, wireCamera } from "./camera.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
@@ -355,7 +356,12 @@ async function start() {
   $("language").addEventListener("click", switchLanguage);
   $("photo-button").addEventListener("click", () => $("photo-input").click());
   $("retry-photo").addEventListener("click", () => retryFile && readPhoto(retryFile));
-  $("photo-input").addEventListener("change", (event) => event.target.files[0] && readPhoto(event.target.files[0]));
+  $("photo-input").addEventListener("change", (event) => {
+    if (!event.target.files[0]) return;
+    closeCamera(); // a photo chosen instead of the camera's
+    readPhoto(event.target.files[0]);
+  });
+  wireCamera(readPhoto); // a camera shot goes through the same upload as a chosen photo
   $("score-button").addEventListener("click", () => score());
   $("save-button").addEventListener("click", save);
   $("new-meld").addEventListener("click", () => { newMeld(state); changed(); });
