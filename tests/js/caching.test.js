@@ -1,0 +1,66 @@
+// What the service worker caches and how (caching.js), without a browser.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cacheName, cacheable, carriedOver, rule, staleCaches } from "../../api/static/caching.js";
+
+const ORIGIN = "http://127.0.0.1:8000";
+const get = (path, mode = "cors") => rule({ method: "GET", url: `${ORIGIN}${path}`, mode }, ORIGIN);
+
+test("the page and its files are answered from the cache, whatever the page's query", () => {
+  assert.deepEqual(get("/", "navigate"), { strategy: "cache-first", key: `${ORIGIN}/`, onUse: false });
+  assert.deepEqual(get("/?game=abc", "navigate"), { strategy: "cache-first", key: `${ORIGIN}/`, onUse: false });
+  assert.deepEqual(get("/static/app.js"), { strategy: "cache-first", key: `${ORIGIN}/static/app.js`, onUse: false });
+});
+
+test("opening the page with ?token= reaches the server, which sets the access cookie", () => {
+  assert.equal(get("/?token=secret", "navigate"), null);
+});
+
+test("the model's files and the runtime are cached when first used; `active` is asked of the server first", () => {
+  assert.deepEqual(get("/static/vendor/onnxruntime-web/ort-wasm-simd-threaded.wasm"),
+    { strategy: "cache-first", key: `${ORIGIN}/static/vendor/onnxruntime-web/ort-wasm-simd-threaded.wasm`, onUse: true });
+  assert.deepEqual(get("/v1/models/base/files/localiser.onnx"),
+    { strategy: "cache-first", key: `${ORIGIN}/v1/models/base/files/localiser.onnx`, onUse: true });
+  assert.equal(get("/v1/models/active/files/vision.json").strategy, "network-first");
+});
+
+test("the reads the page opens with are fresh when the server answers, cached for when it does not", () => {
+  for (const path of ["/v1/rulesets", "/v1/tiles", "/v1/models"]) {
+    assert.deepEqual(get(path), { strategy: "network-first", key: `${ORIGIN}${path}`, onUse: true }, path);
+  }
+});
+
+test("writes, photos and their readings, games, other paths and other sites are left to the browser", () => {
+  for (const method of ["POST", "PUT", "DELETE"]) {
+    assert.equal(rule({ method, url: `${ORIGIN}/v1/recognitions`, mode: "cors" }, ORIGIN), null, method);
+    assert.equal(rule({ method, url: `${ORIGIN}/static/app.js`, mode: "cors" }, ORIGIN), null, method);
+  }
+  for (const path of ["/v1/recognitions/0123/image", "/v1/recognitions/0123", "/v1/games/abc/events",
+    "/v1/models/adapt/job1", "/v1/datasets/export", "/docs", "/metrics", "/", "/sw.js"]) {
+    assert.equal(get(path), null, path);
+  }
+  assert.equal(rule({ method: "GET", url: "https://cdn.example.org/static/app.js", mode: "cors" }, ORIGIN), null);
+});
+
+test("only a whole same-origin 200 is kept", () => {
+  assert.equal(cacheable({ status: 200, type: "basic" }), true);
+  for (const answer of [{ status: 206, type: "basic" }, { status: 404, type: "basic" }, { status: 503, type: "basic" },
+    { status: 0, type: "opaqueredirect" }, { status: 200, type: "cors" }]) {
+    assert.equal(cacheable(answer), false, JSON.stringify(answer));
+  }
+});
+
+test("an activated deploy drops the other deploys' caches, and nobody else's", () => {
+  const current = cacheName("new");
+  assert.deepEqual(staleCaches(["fanshot-old", current, "another-app"], current), ["fanshot-old"]);
+});
+
+test("a new deploy carries over what was cached on use, not the old page files", () => {
+  const old = ["/", "/static/app.js", "/static/gone.js", "/v1/models/base/files/localiser.onnx",
+    "/static/vendor/onnxruntime-web/ort.wasm.min.mjs", "/v1/rulesets", "/v1/models/active/files/vision.json"]
+    .map((path) => `${ORIGIN}${path}`);
+  assert.deepEqual(carriedOver(old, ORIGIN), ["/v1/models/base/files/localiser.onnx",
+    "/static/vendor/onnxruntime-web/ort.wasm.min.mjs", "/v1/rulesets", "/v1/models/active/files/vision.json"]
+    .map((path) => `${ORIGIN}${path}`));
+});
