@@ -142,10 +142,7 @@ async function readPhoto(file) {
     if (token !== photoToken) return;
     if (unreachable(error) && await keptForLater(photo)) {
       if (token !== photoToken) return; // kept all the same: sent with the others when the server is back
-      // the preview stays; the shot is read once the server is back (online, the next load, or Try again)
-      waitingShot = true;
-      $("retry-photo").hidden = false;
-      setStatus(status, () => t("kept_offline"), true);
+      showWaiting(); // the preview stays
       return;
     }
     // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
@@ -161,6 +158,23 @@ async function readPhoto(file) {
       render();
     }
   }
+}
+
+/** The shot on screen waits on this device for the server: read once it is back (online, the next load, or Try
+ *  again). */
+function showWaiting() {
+  waitingShot = true;
+  $("retry-photo").hidden = false;
+  setStatus($("photo-status"), () => t("kept_offline"), true);
+}
+
+/** The newest shot an earlier visit kept, on screen as waiting, where the address names no photo to show. */
+async function showKeptShot() {
+  const kept = await pending().catch(() => []); // this device keeps nothing (IndexedDB off)
+  if (!kept.length || shownPhoto) return;
+  photoUrl = URL.createObjectURL(kept.at(-1).blob);
+  showPhoto(photoUrl);
+  showWaiting();
 }
 
 /** Send the shots kept on this device while the server was unreachable. The page shows the reading of the last
@@ -452,6 +466,7 @@ async function start() {
   window.addEventListener("online", sendKept);
   await followAddress();
   render();
+  await showKeptShot();
   sendKept(); // shots kept by an earlier visit
   document.body.dataset.ready = "true"; // for tests: the page is wired
   keepForOffline();

@@ -5,7 +5,7 @@ export const CACHE_PREFIX = "fanshot-";
 
 // The reads the page makes to open (its rule sets, tile names, model versions): fresh when the server answers,
 // the copy from the last visit when it does not.
-const OPENING_READS = new Set(["/v1/rulesets", "/v1/tiles", "/v1/models"]);
+const OPENING_READS = ["/v1/rulesets", "/v1/tiles", "/v1/models"];
 const MODEL_FILE = /^\/v1\/models\/([^/]+)\/files\/[^/]+$/;
 const RUNTIME = "/static/vendor/onnxruntime-web/";
 // How long a read waits for the server before the cached copy answers (a table's Wi-Fi that connects but does
@@ -35,7 +35,7 @@ export function rule({ method, url, mode }, origin) {
     // a version's files never change; `active` names whichever version is active now
     return { strategy: modelFile[1] === "active" ? "network-first" : "cache-first", key, onUse: true };
   }
-  if (OPENING_READS.has(path)) return { strategy: "network-first", key, onUse: true };
+  if (OPENING_READS.includes(path)) return { strategy: "network-first", key, onUse: true };
   return null;
 }
 
@@ -45,10 +45,11 @@ export const cacheable = (response) => response.status === 200 && response.type 
 /** The caches an activated version `current` deletes: the other deploys' ones. */
 export const staleCaches = (names, current) => names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== current);
 
-/** What a new deploy caches at install besides its page files: what the old one had cached on use (the model and
- *  runtime once the camera mode was opened, the opening reads), fetched again, so the camera mode still opens
- *  offline after an update. Old page files are not carried: the new deploy's list replaces them. */
-export function carriedOver(oldUrls, origin) {
+/** What a deploy caches at install besides its page files, as far as the server answers: the opening reads (the
+ *  first visit made them before the worker ran), and what the previous deploy had cached on use (the model and
+ *  runtime once the camera mode was opened), fetched again, so the camera mode still opens offline after an
+ *  update. Old page files are not carried: the new deploy's list replaces them. */
+export function fetchedAtInstall(oldUrls, origin) {
   const kept = oldUrls.filter((url) => rule({ method: "GET", url, mode: "cors" }, origin)?.onUse);
-  return [...new Set(kept)];
+  return [...new Set([...OPENING_READS.map((path) => `${origin}${path}`), ...kept])];
 }

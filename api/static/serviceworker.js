@@ -1,18 +1,18 @@
 // The service worker's events (started by /sw.js, which api/routers/page.py writes with this deploy's version and
 // page files): install caches the page, activate drops other deploys' caches, fetch answers as caching.js says.
-import { NETWORK_WAIT_MS, cacheName, cacheable, carriedOver, rule, staleCaches } from "./caching.js";
+import { NETWORK_WAIT_MS, cacheName, cacheable, fetchedAtInstall, rule, staleCaches } from "./caching.js";
 
-/** Fetch `url` past the HTTP cache's unchecked copies (revalidated: a 304 when it has not changed). */
-const fresh = (url) => fetch(new Request(url, { cache: "no-cache" }));
+/** A request for `url` past the HTTP cache's unchecked copies (revalidated: a 304 when it has not changed). */
+const fresh = (url) => new Request(url, { cache: "no-cache" });
 
 async function install(name, precache, origin) {
   const cache = await caches.open(name);
-  await cache.addAll(precache.map((url) => new Request(url, { cache: "no-cache" }))); // all or none
+  await cache.addAll(precache.map(fresh)); // all or none
   const old = await Promise.all(staleCaches(await caches.keys(), name).map(async (stale) =>
     (await (await caches.open(stale)).keys()).map((request) => request.url)));
-  // best effort: an old entry that cannot be fetched now is fetched again when the page next asks for it
-  await Promise.all(carriedOver(old.flat(), origin).map(async (url) => {
-    const response = await fresh(url).catch(() => null);
+  // best effort: what cannot be fetched now is fetched when the page next asks for it
+  await Promise.all(fetchedAtInstall(old.flat(), origin).map(async (url) => {
+    const response = await fetch(fresh(url)).catch(() => null);
     if (response && cacheable(response)) await cache.put(url, response);
   }));
 }

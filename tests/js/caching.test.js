@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cacheName, cacheable, carriedOver, rule, staleCaches } from "../../api/static/caching.js";
+import { cacheName, cacheable, fetchedAtInstall, rule, staleCaches } from "../../api/static/caching.js";
 
 const ORIGIN = "http://127.0.0.1:8000";
 const get = (path, mode = "cors") => rule({ method: "GET", url: `${ORIGIN}${path}`, mode }, ORIGIN);
@@ -56,11 +56,12 @@ test("an activated deploy drops the other deploys' caches, and nobody else's", (
   assert.deepEqual(staleCaches(["fanshot-old", current, "another-app"], current), ["fanshot-old"]);
 });
 
-test("a new deploy carries over what was cached on use, not the old page files", () => {
+test("install fetches the opening reads and carries over what was cached on use, not the old page files", () => {
   const old = ["/", "/static/app.js", "/static/gone.js", "/v1/models/base/files/localiser.onnx",
     "/static/vendor/onnxruntime-web/ort.wasm.min.mjs", "/v1/rulesets", "/v1/models/active/files/vision.json"]
     .map((path) => `${ORIGIN}${path}`);
-  assert.deepEqual(carriedOver(old, ORIGIN), ["/v1/models/base/files/localiser.onnx",
-    "/static/vendor/onnxruntime-web/ort.wasm.min.mjs", "/v1/rulesets", "/v1/models/active/files/vision.json"]
-    .map((path) => `${ORIGIN}${path}`));
+  assert.deepEqual(fetchedAtInstall(old, ORIGIN), ["/v1/rulesets", "/v1/tiles", "/v1/models",
+    "/v1/models/base/files/localiser.onnx", "/static/vendor/onnxruntime-web/ort.wasm.min.mjs",
+    "/v1/models/active/files/vision.json"].map((path) => `${ORIGIN}${path}`));
+  assert.deepEqual(fetchedAtInstall([], ORIGIN), ["/v1/rulesets", "/v1/tiles", "/v1/models"].map((path) => `${ORIGIN}${path}`));
 });
