@@ -132,6 +132,20 @@ def test_a_refused_upload_is_not_kept(serve, phone):  # noqa: F811 - the fixture
     assert kept_shots(page) == 0
 
 
+def test_a_kept_shot_the_server_then_refuses_is_named_and_no_longer_kept(serve, phone):  # noqa: F811 - the fixture
+    server = serve()
+    page = phone
+    open_and_keep(page, server)
+    page.context.set_offline(True)
+    page.set_input_files("#photo-input", {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"})
+    expect(page.locator("#photo-status")).to_contain_text("cannot be reached")  # no server to say what it is
+    page.context.set_offline(False)
+    expect(page.locator("#kept-status")).to_contain_text("A kept shot was refused, so it is no longer kept: ")
+    expect(page.locator("#photo-status")).to_have_text("")
+    expect(page.locator("#retry-photo")).to_be_hidden()
+    assert kept_shots(page) == 0
+
+
 @pytest.fixture
 def deploy(tmp_path, monkeypatch):
     """A copy of the page's files to serve, as a deploy would, with stand-ins for branch `live`'s model files route
