@@ -43,7 +43,7 @@ from fanshot.api.routers import (
     score,
     tiles,
 )
-from fanshot.api.routers.page import STATIC
+from fanshot.api.routers.page import RUNTIME, RUNTIME_PATH, STATIC
 from fanshot.api.security import Guard, Security
 from fanshot.api.store import Store
 from fanshot.api.work import RecognitionPool
@@ -83,6 +83,8 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     app.add_middleware(Guard, security=security or Security())
     app.add_middleware(RequestContext, metrics=app.state.metrics)  # added last: outermost, so it times all
+    if RUNTIME.is_dir():  # before /static, which would answer its paths with 404s
+        app.mount(RUNTIME_PATH, StaticFiles(directory=RUNTIME), name="runtime")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_docs(app)
     app.include_router(score.router)  # first: the busiest route is matched first

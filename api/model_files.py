@@ -5,7 +5,10 @@ cache, `DATA_DIR/models/<id>`, which the recogniser loads (docs/API.md "Adapting
 A version's manifest, `models/<id>/files.json` (each file's name and SHA-256), is stored after its files: where it
 is, every file is. A fetch writes into a hidden folder of its own beside the cache and renames it into place whole,
 so a half-fetched folder is never loaded; a process fetches one version at a time, and two processes that fetch
-the same one at once both end with the same complete folder."""
+the same one at once both end with the same complete folder.
+
+The page fetches a version's `vision.json` and the models it names (`page_file`) to run the localiser itself
+(issue 39's live viewfinder), each with a content ETag (`etag`)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import os
 import shutil
 import tempfile
 import threading
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from fanshot.api.images import ImageStore, write_atomic
@@ -49,6 +53,37 @@ def safe_name(name: str) -> bool:
     """Whether a manifest's file name stays inside the version's folder."""
     path = PurePosixPath(name)
     return bool(name) and not path.is_absolute() and ".." not in path.parts
+
+
+SETTINGS = "vision.json"
+
+
+def named_files(settings: object) -> set[str]:
+    """The file names a vision.json names, its parts' (`localiser.file`, ...) and nested parts' alike."""
+    if isinstance(settings, dict):
+        named = {settings["file"]} if isinstance(settings.get("file"), str) else set()
+        return named.union(*(named_files(value) for value in settings.values()))
+    return set()
+
+
+def page_file(folder: Path, name: str) -> Path | None:
+    """A models folder's file that the page may fetch: vision.json and the models it names; None for any other."""
+    if name == SETTINGS:
+        return folder / SETTINGS
+    if name in named_files(json.loads((folder / SETTINGS).read_text(encoding="utf-8"))) and safe_name(name):
+        return folder / name
+    return None
+
+
+def etag(path: Path) -> str:
+    """A strong ETag of a file's bytes, hashed once per file version (path, size, modification time)."""
+    stat = path.stat()
+    return _content_tag(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)  # a few versions' few files
+def _content_tag(path: str, size: int, mtime_ns: int) -> str:
+    return f'"{digest(Path(path).read_bytes())[:32]}"'
 
 
 class ModelFiles:

@@ -109,6 +109,15 @@ class ModelVersions:
         version_id = self.active_id()
         return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.files.folder(version_id))
 
+    def folder_of(self, version_id: str) -> Path | None:
+        """The local folder of a version's files (fetched here first if this instance lacks them); None for an
+        unknown version."""
+        if version_id == BASE:
+            from fanshot.vision.recogniser import MODELS_DIR
+
+            return self.base or MODELS_DIR
+        return self.files.folder(version_id) if self.exists(version_id) else None
+
     def exists(self, version_id: str) -> bool:
         if version_id == BASE:
             return True
@@ -144,9 +153,7 @@ class ModelVersions:
         figures.json, an adapted version's from its held-out photos; None for an unknown version or a base folder
         without figures.json."""
         if version_id == BASE:
-            from fanshot.vision.recogniser import MODELS_DIR
-
-            source = (self.base or MODELS_DIR) / FIGURES
+            source = self.folder_of(BASE) / FIGURES
             return report_figures(BASE, json.loads(source.read_text(encoding="utf-8"))) if source.is_file() else None
         with reading(self.engine) as db:
             adaptation = db.execute(select(model_versions.c.adaptation)

@@ -9,7 +9,8 @@ included: it reads the request's headers and adds headers to the answer's start)
 - Access token (optional, --token or FANSHOT_TOKEN): every request but /healthz carries it, as
   `Authorization: Bearer TOKEN` (API clients) or the `fanshot_token` cookie, which opening the page once as
   `/?token=TOKEN` sets (the page's own requests then carry it).
-- Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer.
+- Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer;
+  the page's answers also make it cross-origin isolated (COOP + COEP) for the localiser's WASM threads.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import contextlib
 import functools
 import hmac
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.datastructures import Headers
@@ -32,16 +35,32 @@ TOKEN_COOKIE = "fanshot_token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_PATHS = frozenset({"/healthz"})  # for monitors, token or not
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
-# The page loads its own scripts only; styles may be set inline by its scripts; photos preview from blob: URLs.
-PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' blob: data:; "
-               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+RUNTIME_JS = Path(__file__).resolve().parent / "static" / "live" / "runtime.js"
+
+
+def cdn_runtime(runtime_js: Path = RUNTIME_JS) -> str:
+    """The jsDelivr folder of the pinned onnxruntime-web, as the page's runtime.js names it."""
+    return re.search(r'CDN_RUNTIME = "(https://cdn\.jsdelivr\.net/npm/onnxruntime-web@[^"/]+/dist/)"',
+                     runtime_js.read_text(encoding="utf-8")).group(1)
+
+
+# The page loads its own scripts only, and onnxruntime-web (its own copy, else the pinned one from the CDN) with its
+# WebAssembly; styles may be set inline by its scripts; photos preview from blob: URLs.
+PAGE_POLICY = (f"default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {cdn_runtime()}; "
+               "style-src 'self' 'unsafe-inline'; img-src 'self' blob: data:; "
+               f"connect-src 'self' {cdn_runtime()}; object-src 'none'; base-uri 'none'; form-action 'self'; "
+               "frame-ancestors 'none'")
 # Swagger UI and ReDoc start from an inline script.
 DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
                "img-src 'self' data:; worker-src blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 DOCS_PATHS = ("/docs", "/redoc")
 COMMON_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                   (b"x-frame-options", b"DENY")]
-PAGE_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", PAGE_POLICY.encode())]
+# Cross-origin isolated, so that the page's localiser may run on several WASM threads (SharedArrayBuffer): it loads
+# nothing but its own files and the CDN's runtime, which jsDelivr answers with CORS.
+ISOLATION_HEADERS = [(b"cross-origin-opener-policy", b"same-origin"),
+                     (b"cross-origin-embedder-policy", b"require-corp")]
+PAGE_HEADERS = [*COMMON_HEADERS, *ISOLATION_HEADERS, (b"content-security-policy", PAGE_POLICY.encode())]
 DOCS_HEADERS = [*COMMON_HEADERS, (b"content-security-policy", DOCS_POLICY.encode())]
 
 

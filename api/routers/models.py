@@ -1,19 +1,25 @@
 """Model versions: adapt the recogniser to the confirmed photos (a background job), list the versions with their
-held-out figures, switch the active one (and so roll back, in one call)."""
+held-out figures, switch the active one (and so roll back, in one call), and hand the page a version's localiser
+and settings to run in the browser."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.model_versions import MIN_EXAMPLES, Busy, ModelVersions, NotEnough
+from fanshot.api.model_files import ModelFilesMissing, etag, page_file
+from fanshot.api.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
 from fanshot.api.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
 from fanshot.api.store import Store
 
 router = APIRouter()
 SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly
+ACTIVE = "active"  # in a files address: whichever version is active now
+# An adapted version's files never change. The shipped models (`base`) change with a release of the app, under the
+# same address, so the browser asks again each time (a 304 while they are the same).
+FILE_CACHE = {False: "public, max-age=31536000, immutable", True: "no-cache"}
 
 
 def listing(versions: ModelVersions, store: Store) -> JSONResponse:
@@ -62,3 +68,26 @@ def adapt_job(job_id: str, versions: ModelVersionsDep) -> JSONResponse:
     if job is None:
         raise Refusal(404, "not_found", f"no adaptation job with id {job_id!r}")
     return JSONResponse(job)
+
+
+@router.get("/v1/models/{version_id}/files/{name}", response_class=FileResponse, responses=error_responses(404, 503))
+def model_file(version_id: str, name: str, request: Request, versions: ModelVersionsDep) -> Response:
+    """A version's vision.json, or a model file it names, for the page to run the localiser itself."""
+    if version_id == ACTIVE:
+        return RedirectResponse(f"/v1/models/{versions.active_id()}/files/{name}", status_code=307,
+                                headers={"Cache-Control": "no-store"})
+    try:
+        folder = versions.folder_of(version_id)
+    except ModelFilesMissing as error:
+        raise Refusal(503, "model_files_missing", f"{error}: switch to another version (PUT /v1/models/active), "
+                      "or restore its files") from None
+    if folder is None:
+        raise Refusal(404, "not_found", f"no model version {version_id!r} (GET /v1/models lists them)")
+    path = page_file(folder, name)
+    if path is None or not path.is_file():
+        raise Refusal(404, "not_found", f"model version {version_id!r} has no file {name!r} for the page: it serves "
+                      "vision.json and the model files vision.json names")
+    headers = {"ETag": etag(path), "Cache-Control": FILE_CACHE[version_id == BASE]}
+    if headers["ETag"] in {tag.strip() for tag in request.headers.get("if-none-match", "").split(",")}:
+        return Response(status_code=304, headers=headers)
+    return FileResponse(path, headers=headers)

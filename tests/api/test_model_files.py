@@ -4,6 +4,7 @@ serves the version; a store that does not answer, or has lost the files, is a cl
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 import time
@@ -275,3 +276,75 @@ def test_model_versions_fetch_nothing_to_list_or_to_tell_the_active_id(tmp_path)
     versions: ModelVersions = client.app.state.model_versions
     assert versions.active_id() == version and client.get("/v1/models").json()["active"] == version
     assert list((tmp_path / "models").iterdir()) == []
+
+
+# The page's own copy of the localiser (issue 39): GET /v1/models/{version}/files/{name}.
+
+PAGE_VERSION_FILES = {"vision.json": json.dumps({"localiser": {"file": "localiser.onnx", "imgsz": 416},
+                                                 "classifier": {"file": "classifier.onnx"}}).encode(),
+                      "localiser.onnx": b"L" * 5000, "classifier.onnx": b"C" * 3000, "notes.txt": b"not for the page"}
+
+
+def adapted_client(tmp_path: Path):
+    client = app_client(tmp_path, fake_adapter(0.95, files=PAGE_VERSION_FILES))
+    confirm_photos(client, 2)
+    return client, adapt(client)["version"]
+
+
+def test_an_adapted_versions_page_files_are_served_once_and_then_revalidated_by_etag(tmp_path):
+    client, version = adapted_client(tmp_path)
+    shutil.rmtree(tmp_path / "models" / version)  # fetched from the image store for the page as for a reading
+    for name in ("vision.json", "localiser.onnx"):
+        answer = client.get(f"/v1/models/{version}/files/{name}")
+        assert answer.status_code == 200 and answer.content == PAGE_VERSION_FILES[name]
+        assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+        tag = answer.headers["etag"]
+        again = client.get(f"/v1/models/{version}/files/{name}", headers={"If-None-Match": f'"other", {tag}'})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
+        assert client.get(f"/v1/models/{version}/files/{name}", headers={"If-None-Match": '"other"'}).status_code == 200
+    assert client.get(f"/v1/models/{version}/files/vision.json").headers["etag"] != tag  # per file's bytes
+
+
+def test_the_shipped_models_are_served_under_base_revalidated_on_each_load(tmp_path):
+    from fanshot.vision.recogniser import MODELS_DIR
+
+    client = app_client(tmp_path)
+    answer = client.get("/v1/models/base/files/localiser.onnx")
+    assert answer.status_code == 200 and answer.content == (MODELS_DIR / "localiser.onnx").read_bytes()
+    assert answer.headers["cache-control"] == "no-cache"  # a release of the app changes them at this address
+    again = client.get("/v1/models/base/files/localiser.onnx", headers={"If-None-Match": answer.headers["etag"]})
+    assert again.status_code == 304
+    assert client.get("/v1/models/base/files/vision.json").json()["localiser"]["file"] == "localiser.onnx"
+
+
+def test_active_redirects_to_the_active_versions_files_without_being_cached(tmp_path):
+    client, version = adapted_client(tmp_path)
+    answer = client.get("/v1/models/active/files/localiser.onnx", follow_redirects=False)
+    assert answer.status_code == 307 and answer.headers["location"] == f"/v1/models/{version}/files/localiser.onnx"
+    assert answer.headers["cache-control"] == "no-store"
+    assert client.get("/v1/models/active/files/localiser.onnx").content == PAGE_VERSION_FILES["localiser.onnx"]
+    client.put("/v1/models/active", json={"version": "base"})
+    assert client.get("/v1/models/active/files/vision.json",
+                      follow_redirects=False).headers["location"] == "/v1/models/base/files/vision.json"
+
+
+@pytest.mark.parametrize(("path", "named"), [("/v1/models/nope/files/vision.json", "'nope'"),
+                                             ("/v1/models/base/files/figures.json", "'figures.json'"),
+                                             ("/v1/models/base/files/MODEL_CARD.md", "'MODEL_CARD.md'"),
+                                             ("/v1/models/base/files/..%2Fpyproject.toml", ""),  # no such route
+                                             ("/v1/models/ADAPTED/files/notes.txt", "'notes.txt'")])
+def test_a_file_the_page_may_not_fetch_is_a_404_naming_it(tmp_path, path, named):
+    client, version = adapted_client(tmp_path)
+    answer = client.get(path.replace("ADAPTED", version))
+    assert answer.status_code == 404, answer.text
+    error, = answer.json()["errors"]
+    assert error["code"] == "not_found" and named in error["message"]
+
+
+def test_a_version_whose_files_left_the_store_is_a_503_naming_it(tmp_path):
+    client, version = adapted_client(tmp_path)
+    shutil.rmtree(tmp_path / "models" / version)
+    (tmp_path / "images" / store_name(version, "localiser.onnx")).unlink()
+    answer = client.get(f"/v1/models/{version}/files/localiser.onnx")
+    assert answer.status_code == 503 and answer.json()["errors"][0]["code"] == "model_files_missing"
+    assert version in answer.json()["errors"][0]["message"]

@@ -65,8 +65,14 @@ def test_cross_site_reads_are_not_refused_but_cannot_be_read_by_the_other_site(c
 def test_security_headers(client, recognition):
     page = client.get("/")
     policy = page.headers["content-security-policy"]
-    assert "frame-ancestors 'none'" in policy and "script-src 'self';" in policy
+    assert "frame-ancestors 'none'" in policy
+    # scripts: the page's own, and the localiser's runtime with its WebAssembly, from no other CDN folder
+    runtime = "https://cdn.jsdelivr.net/npm/onnxruntime-web@"
+    assert "script-src 'self' 'wasm-unsafe-eval' " + runtime in policy and policy.count(runtime) == 2
     assert page.headers["x-content-type-options"] == "nosniff"
+    # cross-origin isolated: the localiser's WASM threads need SharedArrayBuffer
+    assert page.headers["cross-origin-opener-policy"] == "same-origin"
+    assert page.headers["cross-origin-embedder-policy"] == "require-corp"
     image = client.get(f"/v1/recognitions/{recognition['id']}/image")
     assert image.headers["x-content-type-options"] == "nosniff"
     assert "frame-ancestors 'none'" in client.get("/docs").headers["content-security-policy"]
