@@ -7,6 +7,7 @@ export const CACHE_PREFIX = "fanshot-";
 // the copy from the last visit when it does not.
 const OPENING_READS = ["/v1/rulesets", "/v1/tiles", "/v1/models"];
 const MODEL_FILE = /^\/v1\/models\/([^/]+)\/files\/[^/]+$/;
+const CHANGING_VERSIONS = ["base", "active"];
 const RUNTIME = "/static/vendor/onnxruntime-web/";
 // How long a read waits for the server before the cached copy answers (a table's Wi-Fi that connects but does
 // not carry); the network's answer still refreshes the cache when it comes.
@@ -14,11 +15,16 @@ export const NETWORK_WAIT_MS = 3000;
 
 export const cacheName = (version) => `${CACHE_PREFIX}${version}`;
 
-/** How the worker answers a request: `{ strategy: "cache-first" | "network-first", key, onUse }`, or null when
- *  the browser fetches it as if there were no worker (every write, photos and their readings, games, other
- *  sites). `key` is the URL it is cached under; `onUse`: cached the first time the page asks for it, not
- *  precached (the runtime's wasm is tens of MB and only the camera mode needs it). */
+/** How the worker answers a request: `{ strategy: "cache-first" | "network-first" | "head", key, onUse }`, or
+ *  null when the browser fetches it as if there were no worker (every write, photos and their readings, games,
+ *  other sites). `key` is the URL it is cached under; `onUse`: cached the first time the page asks for it, not
+ *  precached (the runtime's wasm files are large and only the camera mode needs them). A HEAD of something cached
+ *  is answered from the cache (runtime.js asks whether the local runtime is there before it loads it). */
 export function rule({ method, url, mode }, origin) {
+  if (method === "HEAD") {
+    const read = rule({ method: "GET", url, mode }, origin);
+    return read && { ...read, strategy: "head" };
+  }
   if (method !== "GET") return null;
   const address = new URL(url);
   if (address.origin !== origin) return null;
@@ -32,8 +38,9 @@ export function rule({ method, url, mode }, origin) {
   if (path.startsWith("/static/")) return { strategy: "cache-first", key, onUse: false };
   const modelFile = MODEL_FILE.exec(path);
   if (modelFile) {
-    // a version's files never change; `active` names whichever version is active now
-    return { strategy: modelFile[1] === "active" ? "network-first" : "cache-first", key, onUse: true };
+    // an adapted version's files never change; `base` (the shipped models) changes with a release, `active`
+    // names whichever version is active now
+    return { strategy: CHANGING_VERSIONS.includes(modelFile[1]) ? "network-first" : "cache-first", key, onUse: true };
   }
   if (OPENING_READS.includes(path)) return { strategy: "network-first", key, onUse: true };
   return null;

@@ -25,6 +25,13 @@ async function cacheFirst(cache, request, key) {
   return response;
 }
 
+/** A HEAD: the cached copy's status and headers, else the network's answer. */
+async function head(cache, request, key) {
+  const cached = await cache.match(key);
+  return cached ? new Response(null, { status: cached.status, statusText: cached.statusText, headers: cached.headers })
+    : fetch(request);
+}
+
 async function networkFirst(cache, request, key, event) {
   const network = fetch(request).then(async (response) => {
     if (cacheable(response)) await cache.put(key, response.clone());
@@ -53,7 +60,7 @@ export function startWorker(scope, { version, precache }) {
   scope.addEventListener("fetch", (event) => {
     const found = rule(event.request, origin);
     if (!found) return; // the browser fetches it as if there were no worker
-    const answer = found.strategy === "cache-first" ? cacheFirst : networkFirst;
+    const answer = { "cache-first": cacheFirst, "network-first": networkFirst, head }[found.strategy];
     event.respondWith(caches.open(name).then((cache) => answer(cache, event.request, found.key, event)));
   });
 }

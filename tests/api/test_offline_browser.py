@@ -1,9 +1,10 @@
 """Offline (issue 39 item 4), in headless Debian Chromium on a phone: the service worker (/sw.js) opens the page with
-no network once it has been opened, and serves the model files and the runtime once used; a shot taken while the
-server cannot be reached is kept on the device (outbox.js), through reloads, and read once the network is back.
-The server's request counts (/metrics) show what the worker answered from its cache. Set-up, helpers and the
-screen checks as in test_browser.py; every test opens its own browser context and server (a new origin), so no
-worker or cache of one test reaches another."""
+no network once it has been opened, and loads the camera mode's localiser (live/localiser.js: the model files
+route and the runtime from node_modules) once it has been loaded; a shot taken while the server cannot be reached
+is kept on the device (outbox.js), through reloads, and read once the network is back. Offline means no network
+and an empty HTTP cache, so only the worker's caches answer; the server's request counts (/metrics) confirm it.
+Set-up, helpers and the screen checks as in test_browser.py; every test opens its own browser context and server
+(a new origin), so no worker or cache of one test reaches another."""
 
 from __future__ import annotations
 
@@ -12,19 +13,18 @@ import shutil
 
 import httpx
 import pytest
-from fastapi.responses import Response
-from starlette.routing import Mount
-from starlette.staticfiles import StaticFiles
 
 from fanshot.api import app as app_module
 from fanshot.api.routers import page as page_module
+from fanshot.api.routers.page import RUNTIME
 from tests.api.conftest import real_photo
 from tests.api.test_browser import PHONE, browser, expect, open_page, serious_violations, serve  # noqa: F401
+from tests.services import unavailable
 
 pytestmark = pytest.mark.browser
 
-MODEL_FILE = "/v1/models/base/files/localiser.onnx"
-RUNTIME = "/static/vendor/onnxruntime-web/"
+if not RUNTIME.is_dir():
+    unavailable("onnxruntime-web, the page's runtime", "npm ci")
 
 
 @pytest.fixture
@@ -46,8 +46,15 @@ def open_and_keep(page, server: str) -> None:
     """Open the page and wait until its service worker controls it (it has cached the page by then)."""
     page.goto(server)
     page.wait_for_selector("body[data-ready=true]")
-    page.evaluate("""() => navigator.serviceWorker.controller !== null || new Promise((resolve) =>
-      navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true)))""")
+    page.evaluate("""() => navigator.serviceWorker.controller !== null || new Promise((resolve, reject) => {
+      navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true));
+      setTimeout(() => reject(new Error("no service worker took the page over in 20 s")), 20000); })""")
+
+
+def go_offline(page) -> None:
+    """No network, and nothing in the browser's HTTP cache (which answers offline too): only the worker's caches."""
+    page.context.new_cdp_session(page).send("Network.clearBrowserCache")
+    page.context.set_offline(True)
 
 
 def reopen(page) -> None:
@@ -72,7 +79,7 @@ def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone):  
     page = phone
     open_and_keep(page, server)
     opened = requests_to(server, "/"), requests_to(server, "/v1/rulesets")
-    page.context.set_offline(True)
+    go_offline(page)
     reopen(page)
     assert (requests_to(server, "/"), requests_to(server, "/v1/rulesets")) == opened  # all from the cache
     assert page.locator("#ruleset option").count() > 1  # the rule sets of the last visit
@@ -112,7 +119,7 @@ def test_a_kept_shot_on_screen_is_read_when_the_network_is_back(serve, phone):  
     server = serve()
     page = phone
     open_and_keep(page, server)
-    page.context.set_offline(True)
+    go_offline(page)
     choose_photo(page)
     expect(page.locator("#photo-status")).to_contain_text("cannot be reached")
     page.context.set_offline(False)
@@ -136,7 +143,7 @@ def test_a_kept_shot_the_server_then_refuses_is_named_and_no_longer_kept(serve, 
     server = serve()
     page = phone
     open_and_keep(page, server)
-    page.context.set_offline(True)
+    go_offline(page)
     page.set_input_files("#photo-input", {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"})
     expect(page.locator("#photo-status")).to_contain_text("cannot be reached")  # no server to say what it is
     page.context.set_offline(False)
@@ -148,30 +155,11 @@ def test_a_kept_shot_the_server_then_refuses_is_named_and_no_longer_kept(serve, 
 
 @pytest.fixture
 def deploy(tmp_path, monkeypatch):
-    """A copy of the page's files to serve, as a deploy would, with stand-ins for branch `live`'s model files route
-    and runtime folder (served as the contract of issue 39 says: a version's files are immutable)."""
+    """A copy of the page's files to serve, which the test changes as a deploy would."""
     static = tmp_path / "static"
     shutil.copytree(page_module.STATIC, static)
     monkeypatch.setattr(page_module, "STATIC", static)
     monkeypatch.setattr(app_module, "STATIC", static)
-    runtime = tmp_path / "onnxruntime-web"
-    runtime.mkdir()
-    (runtime / "ort.min.mjs").write_text("export const runtime = 'stand-in';\n")
-    (runtime / "ort-wasm-simd-threaded.wasm").write_bytes(b"\0asm" + bytes(4096))
-    create_app = app_module.create_app
-
-    def with_model_files(*args, **options):
-        app = create_app(*args, **options)
-
-        @app.get("/v1/models/{version_id}/files/{name}")
-        def model_file(version_id: str, name: str) -> Response:
-            return Response(f"{version_id}/{name}".encode() * 100, media_type="application/octet-stream",
-                            headers={"Cache-Control": "public, max-age=31536000, immutable"})
-
-        app.router.routes.insert(0, Mount(RUNTIME.rstrip("/"), StaticFiles(directory=runtime)))
-        return app
-
-    monkeypatch.setattr("tests.api.test_browser.create_app", with_model_files)
     return static
 
 
@@ -182,26 +170,31 @@ def cached_urls(page) -> list[str]:
       return urls; }""")
 
 
-LOAD_MODEL = f"""async () => {{
-  const model = await (await fetch("{MODEL_FILE}")).arrayBuffer();
-  const runtime = await import("{RUNTIME}ort.min.mjs");
-  const wasm = await (await fetch("{RUNTIME}ort-wasm-simd-threaded.wasm")).arrayBuffer();
-  return [model.byteLength, runtime.runtime, wasm.byteLength]; }}"""
+# As the camera mode loads the localiser: the active version's model files and the runtime, from the server.
+LOAD_LOCALISER = """async () => {
+  const { loadLocaliser } = await import("/static/live/localiser.js");
+  const localiser = await loadLocaliser({ versionId: "active" });
+  const runtime = performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname)
+    .filter((path) => path.startsWith("/static/vendor/onnxruntime-web/"));
+  return { backend: localiser.backend, inputSize: localiser.inputSize, runtime: [...new Set(runtime)] }; }"""
 
 
-def test_the_model_and_runtime_once_used_open_offline_and_a_deploy_replaces_the_page(deploy, serve, phone):  # noqa: F811
+@pytest.mark.model
+def test_the_localiser_once_loaded_loads_offline_and_a_deploy_replaces_the_page(deploy, serve, phone):  # noqa: F811
     server = serve()
     page = phone
     open_and_keep(page, server)
     cached = cached_urls(page)
-    assert "/static/app.js" in cached and "/v1/rulesets" in cached
-    assert not [url for url in cached if url.startswith((RUNTIME, "/v1/models/base"))]  # not precached
-    used = page.evaluate(LOAD_MODEL)  # as the camera mode's localiser loads them
-    assert used == [len(b"base/localiser.onnx") * 100, "stand-in", 4100]
+    assert "/static/app.js" in cached and "/static/live/localiser.js" in cached and "/v1/rulesets" in cached
+    assert not [url for url in cached if url.startswith(("/static/vendor/", "/v1/models/active/files/"))]
+    loaded = page.evaluate(LOAD_LOCALISER)
+    assert loaded["runtime"] and loaded["inputSize"] > 0
+    served = requests_to(server, "/v1/models/{version_id}/files/{name}")
 
-    page.context.set_offline(True)
+    go_offline(page)
     reopen(page)
-    assert page.evaluate(LOAD_MODEL) == used
+    assert page.evaluate(LOAD_LOCALISER) == loaded  # the same runtime files, from the cache
+    assert requests_to(server, "/v1/models/{version_id}/files/{name}") == served
     page.context.set_offline(False)
 
     # a deploy: a page file changes; the page keeps its cached copy until the new worker has taken over
@@ -220,9 +213,9 @@ def test_the_model_and_runtime_once_used_open_offline_and_a_deploy_replaces_the_
     new_caches = page.evaluate("caches.keys()")
     assert len(new_caches) == 1 and new_caches != old_caches  # the old deploy's cache is gone
 
-    page.context.set_offline(True)  # what the old deploy had cached on use came along
+    go_offline(page)  # what the old deploy had cached on use came along
     reopen(page)
-    assert page.evaluate(LOAD_MODEL) == used
+    assert page.evaluate(LOAD_LOCALISER) == loaded
     assert "deploy 2" in page.evaluate(read_style)
 
 

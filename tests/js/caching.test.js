@@ -20,9 +20,18 @@ test("opening the page with ?token= reaches the server, which sets the access co
 test("the model's files and the runtime are cached when first used; `active` is asked of the server first", () => {
   assert.deepEqual(get("/static/vendor/onnxruntime-web/ort-wasm-simd-threaded.wasm"),
     { strategy: "cache-first", key: `${ORIGIN}/static/vendor/onnxruntime-web/ort-wasm-simd-threaded.wasm`, onUse: true });
-  assert.deepEqual(get("/v1/models/base/files/localiser.onnx"),
-    { strategy: "cache-first", key: `${ORIGIN}/v1/models/base/files/localiser.onnx`, onUse: true });
+  assert.deepEqual(get("/v1/models/0f3a9c/files/localiser.onnx"),
+    { strategy: "cache-first", key: `${ORIGIN}/v1/models/0f3a9c/files/localiser.onnx`, onUse: true });
+  // the shipped models change with a release, and `active` with a switch: asked of the server first
+  assert.equal(get("/v1/models/base/files/localiser.onnx").strategy, "network-first");
   assert.equal(get("/v1/models/active/files/vision.json").strategy, "network-first");
+});
+
+test("a HEAD of something the worker caches is answered from its cache; of anything else, left to the browser", () => {
+  const head = (path) => rule({ method: "HEAD", url: `${ORIGIN}${path}`, mode: "cors" }, ORIGIN);
+  assert.deepEqual(head("/static/vendor/onnxruntime-web/ort.wasm.min.mjs"),
+    { strategy: "head", key: `${ORIGIN}/static/vendor/onnxruntime-web/ort.wasm.min.mjs`, onUse: true });
+  assert.equal(head("/v1/recognitions/0123/image"), null);
 });
 
 test("the reads the page opens with are fresh when the server answers, cached for when it does not", () => {
