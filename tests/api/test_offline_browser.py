@@ -17,6 +17,7 @@ import pytest
 from fanshot.api import app as app_module
 from fanshot.api.routers import page as page_module
 from fanshot.api.routers.page import RUNTIME
+from fanshot.api.security import Security
 from tests.api.conftest import real_photo
 from tests.api.test_browser import PHONE, browser, expect, open_page, serious_violations, serve  # noqa: F401
 from tests.services import unavailable
@@ -176,7 +177,8 @@ LOAD_LOCALISER = """async () => {
   const localiser = await loadLocaliser({ versionId: "active" });
   const runtime = performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname)
     .filter((path) => path.startsWith("/static/vendor/onnxruntime-web/"));
-  return { backend: localiser.backend, inputSize: localiser.inputSize, runtime: [...new Set(runtime)] }; }"""
+  return { backend: localiser.backend, inputSize: localiser.inputSize, runtime: [...new Set(runtime)],
+           isolated: crossOriginIsolated }; }"""
 
 
 @pytest.mark.model
@@ -188,7 +190,7 @@ def test_the_localiser_once_loaded_loads_offline_and_a_deploy_replaces_the_page(
     assert "/static/app.js" in cached and "/static/live/localiser.js" in cached and "/v1/rulesets" in cached
     assert not [url for url in cached if url.startswith(("/static/vendor/", "/v1/models/active/files/"))]
     loaded = page.evaluate(LOAD_LOCALISER)
-    assert loaded["runtime"] and loaded["inputSize"] > 0
+    assert loaded["runtime"] and loaded["inputSize"] > 0 and loaded["isolated"]  # WASM threads need isolation
     served = requests_to(server, "/v1/models/{version_id}/files/{name}")
 
     go_offline(page)
@@ -217,6 +219,17 @@ def test_the_localiser_once_loaded_loads_offline_and_a_deploy_replaces_the_page(
     reopen(page)
     assert page.evaluate(LOAD_LOCALISER) == loaded
     assert "deploy 2" in page.evaluate(read_style)
+
+
+def test_a_server_with_an_access_token_opens_offline_too(serve, phone):  # noqa: F811 - the fixture
+    # the worker's scripts are fetched without the token's cookie; everything it caches is fetched with it
+    server = serve(security=Security(token="sesame"))
+    page = phone
+    open_and_keep(page, f"{server}/?token=sesame")  # the server sets the cookie and sends the page to /
+    go_offline(page)
+    reopen(page)
+    assert page.locator("#ruleset option").count() > 1
+    assert httpx.get(f"{server}/v1/rulesets").status_code == 401  # the data still needs the token
 
 
 def test_a_new_context_starts_without_another_contexts_worker_or_caches(serve, browser):  # noqa: F811

@@ -39,8 +39,8 @@ def test_a_deploy_that_changes_any_page_file_names_a_new_cache(tmp_path: Path) -
     (static / "style.css").write_text((static / "style.css").read_text() + "\n/* a fix */\n")
     changed = build(worker_script(static))
     assert changed["version"] != before["version"]
-    (static / "live").mkdir()
-    (static / "live" / "guide.js").write_text("export const x = 1;\n")
+    (static / "later").mkdir()
+    (static / "later" / "module.js").write_text("export const x = 1;\n")
     added = build(worker_script(static))
     assert added["version"] != changed["version"]
-    assert "/static/live/guide.js" in added["precache"]
+    assert "/static/later/module.js" in added["precache"]
