@@ -19,7 +19,17 @@ from fanshot.api.routers import page as page_module
 from fanshot.api.routers.page import RUNTIME
 from fanshot.api.security import Security
 from tests.api.conftest import real_photo
-from tests.api.test_browser import PHONE, browser, expect, open_page, serious_violations, serve  # noqa: F401
+from tests.api.test_browser import (  # noqa: F401 - fixtures
+    PHONE,
+    SHOWN,
+    browser,
+    expect,
+    open_page,
+    serious_violations,
+    serve,
+    shots,
+    table_photo,
+)
 from tests.services import unavailable
 
 pytestmark = pytest.mark.browser
@@ -71,11 +81,14 @@ def kept_shots(page) -> int:
       opening.onerror = reject; })""")
 
 
-def choose_photo(page) -> None:
-    page.set_input_files("#photo-input", real_photo())
+def choose_photo(page, photo: bytes | None = None) -> None:
+    """A real photo, or `photo` (JPEG bytes)."""
+    page.set_input_files("#photo-input", {"name": "shot.jpg", "mimeType": "image/jpeg", "buffer": photo}
+                        if photo else real_photo())
 
 
-def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone):  # noqa: F811 - the fixture
+def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone, shots):  # noqa: F811 - fixtures
+    """FANSHOT_SCREENSHOTS=1 pytest tests/api/test_offline_browser.py -k opens_offline redraws docs/offline-*.png."""
     server = serve()
     page = phone
     open_and_keep(page, server)
@@ -86,7 +99,7 @@ def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone):  
     assert page.locator("#ruleset option").count() > 1  # the rule sets of the last visit
     expect(page.locator("#photo-status")).to_have_text("")
 
-    choose_photo(page)
+    choose_photo(page, table_photo(SHOWN))
     status = page.locator("#photo-status")
     expect(status).to_have_text("The server cannot be reached: this shot is kept on this device and will be sent "
                                 "when the server is back.")
@@ -94,6 +107,7 @@ def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone):  
     expect(page.locator("#retry-photo")).to_be_visible()
     assert kept_shots(page) == 1
     assert serious_violations(page) == []
+    page.screenshot(path=shots / "offline-kept.png")
     page.locator("#language").click()
     expect(status).to_have_text("连不上服务器：这张照片已存在本机，服务器恢复后会自动发送。")
     assert serious_violations(page) == []
@@ -111,6 +125,7 @@ def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone):  
     expect(page.locator("#boxes .box")).to_have_count(14)
     expect(status).to_have_text("Read 14 tiles, 1 uncertain.")
     expect(page.locator("#kept-status")).to_be_hidden()
+    page.screenshot(path=shots / "offline-sent.png")
     recognition = page.evaluate("location.hash.slice(1)")
     assert httpx.get(f"{server}/v1/recognitions/{recognition}").status_code == 200
     assert kept_shots(page) == 0
