@@ -6,9 +6,9 @@ included: it reads the request's headers and adds headers to the answer's start)
 - Cross-site writes: an unsafe method (POST, PUT, PATCH, DELETE) whose Origin is not this server, or that the
   browser marks `Sec-Fetch-Site: cross-site`, is refused (403): a plain form on another site cannot upload or
   confirm. Clients that are not browsers send neither header.
-- Access token (optional, --token or FANSHOT_TOKEN): every request but /healthz carries it, as
-  `Authorization: Bearer TOKEN` (API clients) or the `fanshot_token` cookie, which opening the page once as
-  `/?token=TOKEN` sets (the page's own requests then carry it).
+- Access token (optional, --token or FANSHOT_TOKEN): every request but /healthz and the service worker's code
+  carries it, as `Authorization: Bearer TOKEN` (API clients) or the `fanshot_token` cookie, which opening the page
+  once as `/?token=TOKEN` sets (the page's own requests then carry it).
 - Security headers on every answer: nosniff, a Content-Security-Policy with frame-ancestors 'none', no referrer;
   the page's answers also make it cross-origin isolated (COOP + COEP) for the localiser's WASM threads.
 """
@@ -33,7 +33,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_COOKIE = "fanshot_token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-OPEN_PATHS = frozenset({"/healthz"})  # for monitors, token or not
+# /healthz for monitors; the page's service worker and the two modules it starts from, which browsers fetch without
+# cookies (a module worker's scripts): its code and the page's file names, nothing of anyone's data
+OPEN_PATHS = frozenset({"/healthz", "/sw.js", "/static/serviceworker.js", "/static/caching.js"})
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 RUNTIME_JS = Path(__file__).resolve().parent / "static" / "live" / "runtime.js"
 

@@ -1,11 +1,13 @@
-"""The web page and the health check."""
+"""The web page, its service worker and the health check."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from fanshot.api.models import Health
 
@@ -19,6 +21,27 @@ router = APIRouter()
 @router.get("/", include_in_schema=False)
 def page() -> FileResponse:
     return FileResponse(STATIC / "index.html")
+
+
+def worker_script(static: Path) -> str:
+    """/sw.js for the page files in `static`: it precaches the page and every file under /static/, in a cache named
+    by a hash of them all, so the browser installs a new worker (and drops the old cache) whenever a deploy
+    changes any of them. The worker's code is static/serviceworker.js."""
+    files = sorted(path for path in static.rglob("*") if path.is_file() and not path.name.startswith("."))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(static).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    build = {"version": digest.hexdigest()[:16],
+             "precache": ["/", *(f"/static/{path.relative_to(static).as_posix()}" for path in files)]}
+    return ('import { startWorker } from "/static/serviceworker.js";\n\n'
+            f"startWorker(self, {json.dumps(build, indent=1)});\n")
+
+
+@router.get("/sw.js", include_in_schema=False)
+def service_worker() -> Response:
+    # written per request (under a millisecond), so it always names the files being served
+    return Response(worker_script(STATIC), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})  # the browser asks each time whether a deploy changed it
 
 
 @router.get("/healthz")

@@ -12,6 +12,7 @@ import {
 import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
 import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
+import { keepForLater, pending, sendPending, unreachable } from "./outbox.js";
 import { preparePhoto } from "./photo.js";
 import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
@@ -86,10 +87,33 @@ function showPhoto(src) {
 }
 
 let retryFile = null; // the photo whose upload failed for a reason trying again may cure
+let waitingShot = false; // the page shows a shot kept on this device until the server is back (outbox.js)
+
+/** The upload of a photo: the one path a chosen photo, a camera shot and a kept shot take. */
+function sendPhoto(photo, onProgress = () => {}) {
+  const form = new FormData();
+  form.append("photo", photo);
+  return upload("/v1/recognitions", form, onProgress);
+}
+
+/** Show the server's reading of the photo on the page, with its address and what was read. */
+function showReading(recognition) {
+  loadRecognition(state, recognition);
+  shownPhoto = recognition.id;
+  history.replaceState(null, "", photoAddress(recognition.id));
+  const n = recognition.tiles.length;
+  const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
+  // no tile read: say how to get a reading, not just the count (issue 35)
+  setStatus($("photo-status"), () => (!n ? t("read_none") : low ? t("read_uncertain", { n, low }) : t("read", { n })));
+}
+
+/** Keep `photo` on this device to send when the server is back; false where the device cannot keep it. */
+const keptForLater = (photo) => keepForLater(photo, { name: photo.name, kept_at: Date.now() }).then(() => true, () => false);
 
 async function readPhoto(file) {
   const token = ++photoToken;
   retryFile = null;
+  waitingShot = false;
   $("retry-photo").hidden = true;
   resetPhoto(state); // one state per photo: nothing of the previous one can be scored or saved
   // a history entry per photo: Back returns to the previous one (its fixes kept as a draft)
@@ -101,29 +125,27 @@ async function readPhoto(file) {
   changed();
   setBusy(true);
   const status = $("photo-status");
+  let photo = file;
   try {
     setStatus(status, () => t("preparing"));
-    const photo = await preparePhoto(file);
+    photo = await preparePhoto(file);
     if (photoUrl) URL.revokeObjectURL(photoUrl);
     photoUrl = URL.createObjectURL(photo);
     showPhoto(photoUrl); // the local copy at once; the boxes come with the answer
-    const form = new FormData();
-    form.append("photo", photo);
-    const recognition = await upload("/v1/recognitions", form, (fraction) => {
+    const recognition = await sendPhoto(photo, (fraction) => {
       if (token !== photoToken) return;
       $("photo-progress").value = fraction;
       setStatus(status, () => fraction < 1 ? t("uploading", { p: Math.round(100 * fraction) }) : t("reading"));
     });
     if (token !== photoToken) return;
-    loadRecognition(state, recognition);
-    shownPhoto = recognition.id;
-    history.replaceState(null, "", photoAddress(recognition.id));
-    const n = recognition.tiles.length;
-    const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
-    // no tile read: say how to get a reading, not just the count (issue 35)
-    setStatus(status, () => (!n ? t("read_none") : low ? t("read_uncertain", { n, low }) : t("read", { n })));
+    showReading(recognition);
   } catch (error) {
     if (token !== photoToken) return;
+    if (unreachable(error) && await keptForLater(photo)) {
+      if (token !== photoToken) return; // kept all the same: sent with the others when the server is back
+      showWaiting(); // the preview stays
+      return;
+    }
     // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
     // server), Retry sends the same file again instead of making the player choose it again (issue 35).
     if (!photoUrl || $("photo-image").src !== photoUrl) $("photo").hidden = true;
@@ -137,6 +159,74 @@ async function readPhoto(file) {
       render();
     }
   }
+}
+
+/** The shot on screen waits on this device for the server: read once it is back (online, the next load, or Try
+ *  again). */
+function showWaiting() {
+  waitingShot = true;
+  $("retry-photo").hidden = false;
+  setStatus($("photo-status"), () => t("kept_offline"), true);
+}
+
+/** The newest shot an earlier visit kept, on screen as waiting, where the address names no photo to show. */
+async function showKeptShot() {
+  const kept = await pending().catch(() => []); // this device keeps nothing (IndexedDB off)
+  if (!kept.length || shownPhoto) return;
+  photoUrl = URL.createObjectURL(kept.at(-1).blob);
+  showPhoto(photoUrl);
+  showWaiting();
+}
+
+/** Send the shots kept on this device while the server was unreachable. The page shows the reading of the last
+ *  one sent where it was waiting on a kept shot or shows no photo; otherwise the readings are linked below. */
+async function sendKept() {
+  if (waitingShot) setStatus($("photo-status"), () => t("kept_sending"));
+  const report = await sendPending((blob, meta) => sendPhoto(new File([blob], meta.name, { type: blob.type })))
+    .catch(() => null); // this device keeps nothing (IndexedDB off): there is nothing to send
+  if (!report) return;
+  const free = waitingShot || (!shownPhoto && !document.body.classList.contains("busy"));
+  const sent = report.sent.map(({ answer }) => answer);
+  const shown = free ? sent.pop() : undefined;
+  if (shown) {
+    ++photoToken;
+    waitingShot = false;
+    retryFile = null;
+    $("retry-photo").hidden = true;
+    if (shownPhoto) history.pushState(null, "", photoAddress(null));
+    showPhoto(`/v1/recognitions/${shown.id}/image`);
+    showReading(shown);
+    render();
+  } else if (waitingShot) { // still waiting, or refused for good (said below)
+    waitingShot = report.left > 0;
+    $("retry-photo").hidden = !waitingShot;
+    setStatus($("photo-status"), waitingShot ? () => t("kept_offline") : "", waitingShot);
+  }
+  keptNotes = [
+    ...sent.map((recognition) => ["kept_sent", recognition.id]),
+    ...report.refused.map(({ error }) => ["kept_refused", error]),
+    ...(report.left && !waitingShot ? [["kept_waiting", report.left]] : []),
+  ];
+  showKeptNotes();
+}
+
+let keptNotes = []; // what the last sending of kept shots has to say: [phrase key, its value]
+
+/** The line under the photo's status about kept shots: read ones (linked), refused ones (why), ones waiting. */
+function showKeptNotes() {
+  let line = $("kept-status");
+  if (!line) {
+    line = Object.assign(document.createElement("p"), { id: "kept-status", className: "status" });
+    line.setAttribute("role", "status");
+    $("photo-status").after(line);
+  }
+  const words = {
+    kept_sent: (id) => [t("kept_sent"), " ", Object.assign(document.createElement("a"), { href: photoAddress(id), textContent: t("kept_open") })],
+    kept_refused: (error) => [t("kept_refused", { error: errorText(error) })],
+    kept_waiting: (n) => [t("kept_waiting", { n })],
+  };
+  line.replaceChildren(...keptNotes.flatMap(([key, value], index) => [...(index ? [" "] : []), ...words[key](value)]));
+  line.hidden = keptNotes.length === 0;
 }
 
 function showResult(draw) {
@@ -269,6 +359,7 @@ function renderLanguage() {
   render();
   redrawResult?.();
   rewordStatuses();
+  showKeptNotes();
 }
 
 /** A rule set's choice: its name without the note in brackets, which cut the name off on a phone (issue 35); the
@@ -355,7 +446,7 @@ async function start() {
   renderLanguage();
   $("language").addEventListener("click", switchLanguage);
   $("photo-button").addEventListener("click", () => $("photo-input").click());
-  $("retry-photo").addEventListener("click", () => retryFile && readPhoto(retryFile));
+  $("retry-photo").addEventListener("click", () => (waitingShot ? sendKept() : retryFile && readPhoto(retryFile)));
   $("photo-input").addEventListener("change", (event) => {
     if (!event.target.files[0]) return;
     closeCamera(); // a photo chosen instead of the camera's
@@ -378,9 +469,21 @@ async function start() {
   window.addEventListener("beforeunload", (event) => {
     if (unsaved) event.preventDefault(); // the browser asks before leaving; the draft is kept either way
   });
+  window.addEventListener("online", sendKept);
   await followAddress();
   render();
+  await showKeptShot();
+  sendKept(); // shots kept by an earlier visit
   document.body.dataset.ready = "true"; // for tests: the page is wired
+  keepForOffline();
+}
+
+/** The service worker (/sw.js) keeps the page, the model and the runtime on this device, so the page and its
+ *  camera mode open with no network. Browsers run workers on https and localhost only. */
+function keepForOffline() {
+  if (!window.isSecureContext || !("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { type: "module" })
+    .catch((error) => console.warn("Fanshot works online only here: its service worker did not start.", error));
 }
 
 start();

@@ -694,9 +694,12 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
 
 
 def test_a_failed_upload_keeps_the_photo_and_tries_again_with_it(server, page):
-    # issue 35: after a failed upload the preview was gone and the photo had to be chosen again
+    # issue 35: after a failed upload the preview was gone and the photo had to be chosen again. A server that
+    # answers with an error (here: its storage is down); a server that cannot be reached keeps the shot on the
+    # device instead (test_offline_browser.py)
     ready(page, server)
-    page.route("**/v1/recognitions", lambda route: route.abort("connectionreset"))
+    page.route("**/v1/recognitions", lambda route: route.fulfill(status=503, json={"errors": [
+        {"code": "storage_unavailable", "message": "the photo store does not answer"}]}))
     page.set_input_files("#photo-input", real_photo())
     expect(page.locator("#photo-status")).to_contain_text("Could not read the photo")
     expect(page.locator("#photo-image")).to_be_visible()

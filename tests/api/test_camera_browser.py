@@ -137,7 +137,8 @@ def slow_shot(route) -> None:
 @pytest.mark.parametrize("device", VIEWPORTS)
 def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, camera_browser, device, shots):  # noqa: F811 - the fixtures
     server = serve(recognize=model_recognizer)
-    page = open_page(camera_browser, device, permissions=["camera"])
+    # routes see vision.json only when the service worker does not answer for them
+    page = open_page(camera_browser, device, permissions=["camera"], service_workers="block")
     page.goto(server)
     page.wait_for_selector("body[data-ready=true]")
     uploads = []
@@ -232,7 +233,7 @@ def test_a_camera_held_too_far_is_asked_to_come_closer_and_takes_no_shot(serve, 
 
 
 def test_a_version_adapted_before_the_guide_had_settings_is_guided_by_the_shipped_ones(serve, camera_browser):  # noqa: F811 - the fixtures
-    page = open_page(camera_browser, DESKTOP, permissions=["camera"])
+    page = open_page(camera_browser, DESKTOP, permissions=["camera"], service_workers="block")
     fetched = []
 
     def without_live(route) -> None:  # the active version's vision.json as one adapted before issue 39 has it
