@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { hardwareGpu, loadLocaliser } from "../../api/static/live/localiser.js";
 
 const SETTINGS = { localiser: { file: "localiser.onnx", imgsz: 8, classes: ["face", "back"], conf: 0.55 },
-                   recogniser: { nms_iou: 0.5 }, live: { steady_ms: 1000 } };
+                   recogniser: { nms_iou: 0.5, live: { steady_ms: 1000 } } };
 
 // A server whose `active` version is v7: vision.json answers from the redirected address.
 function server(asked) {
@@ -52,8 +52,7 @@ test("a frame that comes while one is read is dropped; the next after it is read
   const localiser = await loadLocaliser({ fetchImpl: server(asked), runtime: ort, gpu: false });
   assert.deepEqual(asked, ["/v1/models/active/files/vision.json", "http://localhost/v1/models/v7/files/localiser.onnx"]);
   assert.equal(localiser.inputSize, 8);
-  assert.deepEqual(localiser.config, { localiser: SETTINGS.localiser, recogniser: SETTINGS.recogniser,
-                                       live: SETTINGS.live });
+  assert.deepEqual(localiser.config, { localiser: SETTINGS.localiser, recogniser: SETTINGS.recogniser });
   const first = localiser.detect(frame);
   assert.equal(await localiser.detect(frame), null);
   assert.equal(runs.length, 1);

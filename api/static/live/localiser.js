@@ -70,5 +70,5 @@ export async function loadLocaliser({ versionId = "active", fetchImpl = fetch, r
   }
 
   return { detect, inputSize: size, backend, threads: ort.env.wasm.numThreads,
-           config: { localiser: settings.localiser, recogniser: settings.recogniser, live: settings.live } };
+           config: { localiser: settings.localiser, recogniser: settings.recogniser } };
 }
