@@ -44,6 +44,9 @@ class Scan(Settings):
     enabled: bool = True
     shrink: float = Field(2.0, gt=1, description="the frame's longer side over the localiser's input above which "
                                                   "it is scanned")
+    largest: float = Field(8.0, gt=0, description="px: a scan find whose side would be this or more in the single "
+                                                  "look is no guide (the single look sees tiles that size; on "
+                                                  "clutter such finds are the distractors)")
 
 
 class ZoomOut(Settings):

@@ -319,14 +319,16 @@ class Recogniser:
                 and max(image.shape[:2]) > config.scan.shrink * self.localiser_size)
 
     def scanned(self, image: np.ndarray) -> Detections:
-        """The finds (faint ones too) of the frame read at its own resolution, window by window."""
+        """The finds (faint ones too) of the frame read at its own resolution, window by window, that are too
+        small for the single look: under `scan.largest` px there."""
         size, height, width = self.localiser_size, *image.shape[:2]
         found = Detections.empty()
         for y in window_starts(height, size):
             for x in window_starts(width, size):
                 window = self.localise(image[y:y + size, x:x + size], self.config.zoom_in.guide_floor)
                 found = found.merged(window.moved(x, y), self.config.nms_iou)
-        return found
+        single_look_scale = size / max(height, width)
+        return found.only(tile_sides(found.boxes) * single_look_scale < self.config.scan.largest)
 
     def zoomed_in(self, image: np.ndarray, found: Detections, sure: Detections,
                   guide: Detections) -> Detections | None:

@@ -15,6 +15,7 @@ from fanshot.vision.recogniser import (
     inside,
     mostly_within,
     shipped,
+    tile_sides,
     window_starts,
     zoom_window,
 )
@@ -246,6 +247,16 @@ def test_with_no_sure_find_a_big_frame_is_scanned_and_its_finds_place_the_closer
     assert len(scan_calls) == 12  # 4 × 3 windows of 416 px, after the single look
     x1, y1, _, _ = look.found.boxes.min(axis=0)  # the closer look was placed on the row, not the frame's centre
     assert 800 < x1 < 960 and 620 < y1 < 720
+
+
+def test_scan_finds_big_enough_for_the_single_look_are_no_guides():
+    def finds(image, conf, fill):  # in each scan window a tiny find and one the single look would see at 18 px
+        if image.shape[:2] != (416, 416):
+            return nothing()
+        return np.array([[10.0, 10, 20, 23], [100, 100, 160, 180]]), np.array([0.2, 0.9]), ["face", "face"]
+
+    scan = fake_recogniser(finds).scanned(np.zeros((1200, 1600, 3), np.uint8))
+    assert len(scan) == 12 and (tile_sides(scan.boxes) < 20).all()
 
 
 @pytest.mark.parametrize(("config", "size", "scanned"), [
