@@ -35,11 +35,12 @@ class ZoomIn(Settings):
 
 
 class Scan(Settings):
-    """The search that places the closer look when the single look finds no sure tile in a big frame. A tile 20 px
-    wide in a 12 MP photo is 8 px in the 1,600 px frame and 2 px in the single look, where the localiser finds
-    nothing, not even a faint guide; read at the frame's own resolution it scores 0.1 or more about half the time.
-    So a frame the single look shrinks more than `shrink` times is read in the fewest localiser-sized windows that
-    cover it, and their finds guide the closer look (`zoom_in`, which must be on)."""
+    """The search that places the closer look when the single look finds no guide (`zoom_in.guides`) in a big
+    frame. A tile 20 px wide in a 12 MP photo is 8 px in the 1,600 px frame and 2 px in the single look, where the
+    localiser finds nothing, not even a faint guide; read at the frame's own resolution it scores 0.1 or more about
+    half the time. So a frame the single look shrinks more than `shrink` times is read in the fewest
+    localiser-sized windows that cover it, and their small finds guide the closer look (`zoom_in`, which must be
+    on)."""
 
     enabled: bool = True
     shrink: float = Field(2.0, gt=1, description="the frame's longer side over the localiser's input above which "

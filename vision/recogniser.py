@@ -311,11 +311,11 @@ class Recogniser:
             return None
         return found.only(~mostly_within(found.boxes, wide.boxes)).merged(wide, self.config.nms_iou)
 
-    def scans(self, image: np.ndarray, sure: Detections) -> bool:
-        """Whether the closer look is placed by a scan: no sure find, and the single look shrank the frame more
-        than `scan.shrink` times."""
+    def scans(self, image: np.ndarray, guide: Detections) -> bool:
+        """Whether the closer look is placed by a scan: the single look found no guide (`guides`), and it shrank
+        the frame more than `scan.shrink` times."""
         config = self.config
-        return (config.scan.enabled and config.zoom_in.enabled and not len(sure)
+        return (config.scan.enabled and config.zoom_in.enabled and not len(guide)
                 and max(image.shape[:2]) > config.scan.shrink * self.localiser_size)
 
     def scanned(self, image: np.ndarray) -> Detections:
@@ -351,14 +351,14 @@ class Recogniser:
     def find(self, image: np.ndarray) -> Look:
         """The localisation stages on an H×W×3 uint8 RGB photo: the tiles scoring `floor` or more, looked at
         upright, and zoomed out or closer where they call for it (the closer look placed by a scan of a big frame
-        when the single look found no sure tile)."""
+        when the single look found nothing to guide it)."""
         look = self.upright_look(image)
         guide = self.guides(look.found)
         found = look.found.only(look.found.scores >= self.floor)
         sure = found.only(found.scores >= self.config.conf)
         if (wide := self.zoomed_out(look.image, found, sure)) is not None:
             return replace(look, found=wide, zoom="out")
-        if self.scans(look.image, sure):
+        if self.scans(look.image, guide):
             guide = self.guides(self.scanned(look.image))
         if (closer := self.zoomed_in(look.image, found, sure, guide)) is not None:
             return replace(look, found=closer, zoom="in")

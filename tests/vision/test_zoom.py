@@ -272,6 +272,21 @@ def test_the_scan_runs_only_on_a_big_frame_with_the_closer_look_on(config, size,
     assert (len(recogniser.calls) > 3) == scanned
 
 
+def test_enough_unsure_finds_in_the_single_look_place_the_closer_look_without_a_scan():
+    unsure = row(700, 600, 10, GUIDES)
+
+    def finds(image, conf, fill):
+        if fill < 1:
+            return nothing()
+        if image.shape[1] == 1600:
+            return unsure, np.full(GUIDES, 0.35), ["face"] * GUIDES
+        return row(5, 5, 20, CONFIRM), np.full(CONFIRM, 0.9), ["face"] * CONFIRM
+
+    recogniser = fake_recogniser(finds)
+    assert recogniser.find(np.zeros((1200, 1600, 3), np.uint8)).zoom == "in"
+    assert len(recogniser.calls) == 3  # the single look, zoomed out, the closer look: no scan window
+
+
 def test_a_sure_find_in_the_single_look_means_no_scan():
     def finds(image, conf, fill):
         if fill < 1:
