@@ -41,6 +41,10 @@ from fanshot.vision.recogniser import Recogniser, shipped
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
 BIG_SIZE, BIG_CONTENT, PAD = (4000, 3000), 3000, (114, 114, 114)
+# ONNX Runtime's worker threads spin-wait a moment after each run. On 2 cores the next system's run shares the CPU
+# with them: the peer read the test photos in 73 ms right after Fanshot, 44 ms alone (2026-12-04). So each timed
+# call waits this long first, for the last one's threads to go idle.
+SETTLE_S = 0.02
 # EXIF orientation → the turn that stores an upright picture so that this tag turns it back.
 STORED_TURN = {1: None, 6: Image.Transpose.ROTATE_90, 3: Image.Transpose.ROTATE_180, 8: Image.Transpose.ROTATE_270}
 ORIENTATIONS = (1, 6, 3, 8)
@@ -100,9 +104,9 @@ def systems(peer: bool, ablation: bool = False) -> dict[str, Callable[[bytes], d
 def measure(case: str, photos: list[Path], timed: dict[str, Callable[[bytes], dict | list]],
             repeat: int = 1) -> dict:
     """Median and p95 ms per photo of each system, run alternately photo by photo (so load hits all alike),
-    each warmed up on the first photo; ratios to Fanshot's single look; Fanshot's stage medians. With `repeat`
-    > 1 each photo is read that many times by every system in turn and its fastest time kept: on a shared host
-    the other engineers' work then adds less noise to either side."""
+    each warmed up on the first photo and each call `SETTLE_S` after the last; ratios to Fanshot's single look;
+    Fanshot's stage medians. With `repeat` > 1 each photo is read that many times by every system in turn and
+    its fastest time kept: on a shared host the other engineers' work then adds less noise to either side."""
     data = [photo.read_bytes() for photo in photos]
     load_before = os.getloadavg()
     for run in timed.values():
@@ -113,6 +117,7 @@ def measure(case: str, photos: list[Path], timed: dict[str, Callable[[bytes], di
         fastest = dict.fromkeys(timed, float("inf"))
         for _ in range(repeat):
             for name, run in timed.items():
+                time.sleep(SETTLE_S)
                 start = time.perf_counter()
                 result = run(photo)
                 fastest[name] = min(fastest[name], (time.perf_counter() - start) * 1000)
