@@ -33,7 +33,7 @@ sets() {
 
 # the choice sets, in the order the model card lists them
 CHOICE="work/real43/valid.jsonl work/tune-random work/tune-plain $E/web-closeups-train/manifest.jsonl
-        $E/mixed-rows-train $E/small-12mp-train work/clutter-tune/clutter/manifest.jsonl
+        $E/mixed-rows-train $E/small-12mp-train $E/tiny-12mp-train work/clutter-tune/clutter/manifest.jsonl
         work/clutter-tune/clutter-train/manifest.jsonl work/classic-adapt work/scatter-tune"
 
 case "${1:-}" in
@@ -47,7 +47,7 @@ case "${1:-}" in
   heldout)
     name=$2 models=$3; shift 3
     fanshot eval work/real43/test.jsonl work/test-12mp/manifest.jsonl $E/rendered work/rendered-random-v2 \
-      $E/web-closeups/manifest.jsonl $E/mixed-rows $E/small-12mp $E/clutter/manifest.jsonl work/scatter-eval \
+      $E/web-closeups/manifest.jsonl $E/mixed-rows $E/small-12mp $E/tiny-12mp $E/clutter/manifest.jsonl work/scatter-eval \
       --split . --json --photos --models "$models" "$@" > work/heldout-$name.json ;;
   *) echo "usage: bash scripts/measure.sh sets | choice NAME MODELS [OPTIONS] | heldout NAME MODELS [OPTIONS]" \
           "| compare BASE CANDIDATE [OPTIONS]" >&2

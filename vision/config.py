@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
 
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
-STAGES = ("zoom_in", "zoom_out", "turn", "row_fill", "not_a_tile")  # each can be switched off
+STAGES = ("zoom_in", "scan", "zoom_out", "turn", "row_fill", "not_a_tile")  # each can be switched off
 
 
 class Settings(BaseModel):
@@ -34,6 +34,22 @@ class ZoomIn(Settings):
     guides: int = Field(6, ge=1)
     guide_floor: float = Field(0.1, ge=0, le=1)
     confirm: int = Field(3, ge=0)
+
+
+class Scan(Settings):
+    """The search that places the closer look when the single look finds no guide (`zoom_in.guides`) in a big
+    frame. A tile 20 px wide in a 12 MP photo is 8 px in the 1,600 px frame and 2 px in the single look, where the
+    localiser finds nothing, not even a faint guide; read at the frame's own resolution it scores 0.1 or more about
+    half the time. So a frame the single look shrinks more than `shrink` times is read in the fewest
+    localiser-sized windows that cover it, and their small finds guide the closer look (`zoom_in`, which must be
+    on)."""
+
+    enabled: bool = True
+    shrink: float = Field(2.0, gt=1, description="the frame's longer side over the localiser's input above which "
+                                                  "it is scanned")
+    largest: float = Field(8.0, gt=0, description="px: a scan find whose side would be this or more in the single "
+                                                  "look is no guide (the single look sees tiles that size; on "
+                                                  "clutter such finds are the distractors)")
 
 
 class ZoomOut(Settings):
@@ -134,6 +150,7 @@ class RecogniserConfig(Settings):
     min_window: float = Field(64.0, gt=0, description="px: the smallest window read again; a photo thinner "
                                                       "than this is read as it stands")
     zoom_in: ZoomIn = ZoomIn()
+    scan: Scan = Scan()
     zoom_out: ZoomOut = ZoomOut()
     turn: Turn = Turn()
     row_fill: RowFill = RowFill()

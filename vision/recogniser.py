@@ -127,6 +127,14 @@ def zoom_window(boxes: np.ndarray, width: int, height: int, size: int, zoom: Zoo
     return x1, y1, x1 + round(w), y1 + round(h)
 
 
+def window_starts(length: int, size: int) -> list[int]:
+    """Where the fewest windows of `size` px that cover `length` px start, evenly spread (they overlap a little)."""
+    count = -(-length // size)
+    if count <= 1:
+        return [0]
+    return [round(k * (length - size) / (count - 1)) for k in range(count)]
+
+
 def inside(boxes: np.ndarray, window: Window) -> np.ndarray:
     """Which boxes lie wholly inside the window."""
     x1, y1, x2, y2 = window
@@ -303,6 +311,25 @@ class Recogniser:
             return None
         return found.only(~mostly_within(found.boxes, wide.boxes)).merged(wide, self.config.nms_iou)
 
+    def scans(self, image: np.ndarray, guide: Detections) -> bool:
+        """Whether the closer look is placed by a scan: the single look found no guide (`guides`), and it shrank
+        the frame more than `scan.shrink` times."""
+        config = self.config
+        return (config.scan.enabled and config.zoom_in.enabled and not len(guide)
+                and max(image.shape[:2]) > config.scan.shrink * self.localiser_size)
+
+    def scanned(self, image: np.ndarray) -> Detections:
+        """The finds (faint ones too) of the frame read at its own resolution, window by window, that are too
+        small for the single look: under `scan.largest` px there."""
+        size, height, width = self.localiser_size, *image.shape[:2]
+        found = Detections.empty()
+        for y in window_starts(height, size):
+            for x in window_starts(width, size):
+                window = self.localise(image[y:y + size, x:x + size], self.config.zoom_in.guide_floor)
+                found = found.merged(window.moved(x, y), self.config.nms_iou)
+        single_look_scale = size / max(height, width)
+        return found.only(tile_sides(found.boxes) * single_look_scale < self.config.scan.largest)
+
     def zoomed_in(self, image: np.ndarray, found: Detections, sure: Detections,
                   guide: Detections) -> Detections | None:
         """The tiles of a closer look at the window the guides place, in place of the finds inside it; None when
@@ -323,13 +350,16 @@ class Recogniser:
 
     def find(self, image: np.ndarray) -> Look:
         """The localisation stages on an H×W×3 uint8 RGB photo: the tiles scoring `floor` or more, looked at
-        upright, and zoomed out or closer where they call for it."""
+        upright, and zoomed out or closer where they call for it (the closer look placed by a scan of a big frame
+        when the single look found nothing to guide it)."""
         look = self.upright_look(image)
         guide = self.guides(look.found)
         found = look.found.only(look.found.scores >= self.floor)
         sure = found.only(found.scores >= self.config.conf)
         if (wide := self.zoomed_out(look.image, found, sure)) is not None:
             return replace(look, found=wide, zoom="out")
+        if self.scans(look.image, guide):
+            guide = self.guides(self.scanned(look.image))
         if (closer := self.zoomed_in(look.image, found, sure, guide)) is not None:
             return replace(look, found=closer, zoom="in")
         return replace(look, found=found)

@@ -4,6 +4,7 @@
     OUT/web-closeups/manifest.jsonl     held-out web crops (the last third by number) as close-up photos
     OUT/mixed-rows/                     YOLO: rows of 14 held-out web crops of mixed sets on a table
     OUT/small-12mp/                     YOLO: 4000×3000 photos of a row of held-out crops ~2-4 % of the width
+    OUT/tiny-12mp/                      YOLO: the same at 0.4-1.25 % (tiles 16-50 px: a hand across the table)
     OUT/clutter/manifest.jsonl          photos with no tile: keyboards, dominoes, dice, coins, cards, fingers
                                         (OUT/clutter is also a YOLO folder of empty labels: negatives to train on)
     OUT/*-train/                        the same from the training two-thirds, other seeds (for tuning)
@@ -207,6 +208,10 @@ def write_clutter(out: Path, n: int, seed: int) -> None:
     (out / "manifest.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+# Tiles 16-50 px wide in a 4000 px frame: a hand photographed from across the table (issue 33 asks for 20 px).
+TINY_SHARE = (0.004, 0.0125)
+
+
 def build_eval_sets(out: Path, seed: int = 10, root: Path = WEB_TILES, rows: int = 100, big: int = 20,
                     clutter: int = 60, big_size: tuple[int, int] = (4000, 3000)) -> dict[str, Path]:
     """Every evaluation set under `out`; {set name: manifest or YOLO folder}."""
@@ -214,6 +219,7 @@ def build_eval_sets(out: Path, seed: int = 10, root: Path = WEB_TILES, rows: int
     sets = {"web-closeups": out / "web-closeups", "web-closeups-train": out / "web-closeups-train",
             "mixed-rows": out / "mixed-rows", "mixed-rows-train": out / "mixed-rows-train",
             "small-12mp": out / "small-12mp", "small-12mp-train": out / "small-12mp-train",
+            "tiny-12mp": out / "tiny-12mp", "tiny-12mp-train": out / "tiny-12mp-train",
             "clutter": out / "clutter", "clutter-train": out / "clutter-train"}
     write_closeups(sets["web-closeups"], held_out)
     write_closeups(sets["web-closeups-train"], train)
@@ -221,6 +227,8 @@ def build_eval_sets(out: Path, seed: int = 10, root: Path = WEB_TILES, rows: int
     write_rows(sets["mixed-rows-train"], train, rows, seed + 1, (1024, 768), (0.045, 0.06))
     write_rows(sets["small-12mp"], held_out, big, seed + 2, big_size, (0.02, 0.04), distractors=4)
     write_rows(sets["small-12mp-train"], train, big, seed + 4, big_size, (0.02, 0.04), distractors=4)
+    write_rows(sets["tiny-12mp"], held_out, big, seed + 6, big_size, TINY_SHARE, distractors=4)
+    write_rows(sets["tiny-12mp-train"], train, big, seed + 7, big_size, TINY_SHARE, distractors=4)
     write_clutter(sets["clutter"], clutter, seed + 3)
     write_clutter(sets["clutter-train"], clutter, seed + 5)
     return {name: path / "manifest.jsonl" if (path / "manifest.jsonl").is_file() else path

@@ -87,6 +87,13 @@ def test_eval_sets_hold_out_by_number_and_clutter_has_no_tile(tmp_path):
     big = next((sets["small-12mp-train"] / "images").glob("*.jpg"))
     assert cv2.imread(str(big)).shape == (750, 1000, 3)
 
+    def widths(name: str) -> list[float]:  # each tile's shorter side (as `by_width`), over the photo's width
+        return [min(box.w, box.h * 0.75) for example in read_split(sets[name], len(CLASSES)) for box in example.boxes]
+
+    for tiny, small in (("tiny-12mp", "small-12mp"), ("tiny-12mp-train", "small-12mp-train")):
+        # tiles 0.4-1.25 % of the width, their boxes widened by turning up to 20°; small ones 2-4 %
+        assert max(widths(tiny)) < 0.025 and np.median(widths(tiny)) < np.median(widths(small))
+
 
 def test_training_rows_come_from_the_training_two_thirds_only(tmp_path):
     web = fake_web_tiles(tmp_path / "web", count=HOLD_OUT_FROM + 2)

@@ -51,7 +51,7 @@ def test_each_stage_can_be_switched_off_alone(stage):
 
 
 def test_a_stage_that_does_not_exist_is_named_with_the_ones_that_do():
-    with pytest.raises(ValueError, match="no stage 'zoom'; the stages are zoom_in, zoom_out"):
+    with pytest.raises(ValueError, match="no stage 'zoom'; the stages are zoom_in, scan, zoom_out"):
         RecogniserConfig().without("zoom")
 
 

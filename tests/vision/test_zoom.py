@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from fanshot.vision.config import RecogniserConfig, ZoomIn
+from fanshot.vision.geometry import iou
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import (
     Detections,
@@ -14,6 +15,8 @@ from fanshot.vision.recogniser import (
     inside,
     mostly_within,
     shipped,
+    tile_sides,
+    window_starts,
     zoom_window,
 )
 from tests.vision.fakes import fake_recogniser, nothing
@@ -21,6 +24,8 @@ from tests.vision.fakes import fake_recogniser, nothing
 ZOOM = ZoomIn()
 GUIDES, CONFIRM, GUIDE_FLOOR = ZOOM.guides, ZOOM.confirm, ZOOM.guide_floor
 MIN_WINDOW = RecogniserConfig().min_window
+# The single look's own finds place the closer look (as in a frame the scan does not read; the scan is tested below)
+NO_SCAN = RecogniserConfig(conf=0.5, unsure=0.3).without("scan")
 SHARED = Path(__file__).resolve().parents[3] / "shared/data"
 needs_models = pytest.mark.model  # runs the shipped models (models/ is in the repository)
 
@@ -133,7 +138,7 @@ def test_with_no_sure_tile_enough_unsure_finds_place_the_closer_look(unsure, zoo
         closer = row(5, 5, 20, unsure)  # within the window, none cut by its edge
         return closer, np.full(len(closer), 0.9), ["face"] * len(closer)
 
-    look = fake_recogniser(finds).find(np.zeros((1200, 1600, 3), np.uint8))
+    look = fake_recogniser(finds, NO_SCAN).find(np.zeros((1200, 1600, 3), np.uint8))
     assert look.zoom == zoom
     assert look.found.scores.tolist() == ([0.9] * unsure if zoom == "in" else [0.35] * unsure)
 
@@ -163,8 +168,8 @@ def faint_then_closer(faint: np.ndarray, closer_sure: int):
 
 @pytest.mark.parametrize(("faint", "zoom"), [(GUIDES, "in"), (GUIDES - 1, "single")])
 def test_with_too_few_unsure_finds_enough_faint_ones_place_the_closer_look(faint, zoom):
-    look = fake_recogniser(faint_then_closer(row(700, 600, 10, faint), CONFIRM)).find(np.zeros((1200, 1600, 3),
-                                                                                               np.uint8))
+    look = fake_recogniser(faint_then_closer(row(700, 600, 10, faint), CONFIRM), NO_SCAN).find(
+        np.zeros((1200, 1600, 3), np.uint8))
     assert look.zoom == zoom
     assert look.found.scores.tolist() == ([0.9] * CONFIRM + [0.35] if zoom == "in" else [])  # never a faint find
 
@@ -172,7 +177,7 @@ def test_with_too_few_unsure_finds_enough_faint_ones_place_the_closer_look(faint
 @pytest.mark.parametrize(("closer_sure", "zoom"), [(CONFIRM, "in"), (CONFIRM - 1, "single")])
 def test_a_closer_look_no_sure_find_placed_must_find_enough_sure_tiles(closer_sure, zoom):
     faint = row(700, 600, 10, GUIDES)
-    look = fake_recogniser(faint_then_closer(faint, closer_sure)).find(np.zeros((1200, 1600, 3), np.uint8))
+    look = fake_recogniser(faint_then_closer(faint, closer_sure), NO_SCAN).find(np.zeros((1200, 1600, 3), np.uint8))
     assert look.zoom == zoom and (len(look.found) > 0) == (zoom == "in")
 
 
@@ -202,3 +207,116 @@ def test_a_look_switched_off_is_never_taken(stage):
     look = recogniser.find(np.zeros((1200, 1600, 3), np.uint8))
     assert look.zoom == ("out" if stage == "zoom_in" else "in")
     assert all(fill == 1 for _, fill in recogniser.calls) == (stage == "zoom_out")
+
+
+def test_scan_windows_cover_the_frame_evenly_and_fewest():
+    assert window_starts(1600, 416) == [0, 395, 789, 1184]
+    assert window_starts(1200, 416) == [0, 392, 784]
+    assert window_starts(416, 416) == window_starts(300, 416) == [0]
+
+
+def patch_finds(closer_sure: int, frame_width: int = 1600):
+    """A fake localiser that sees what is drawn: the whole frame shows nothing, a scan window (416 px) shows each
+    drawn tile as a faint find, a closer look (any other size) `closer_sure` sure tiles."""
+    def finds(image, conf, fill):
+        if fill < 1 or image.shape[1] == frame_width:
+            return nothing()
+        if image.shape[:2] == (416, 416):
+            ys, xs = np.nonzero(image[:, :, 0])
+            starts = sorted(set(xs[::10] // 10 * 10)) if len(xs) else []
+            boxes = [[x, ys.min(), x + 10, ys.min() + 13] for x in starts]
+            return np.array(boxes, float).reshape(-1, 4), np.full(len(boxes), 0.15), ["face"] * len(boxes)
+        return row(20, 20, 20, closer_sure), np.full(closer_sure, 0.9), ["face"] * closer_sure
+    return finds
+
+
+def photo_with_a_row(width: int = 1600, height: int = 1200) -> np.ndarray:
+    """A dark frame with one row of GUIDES small tiles, 500 px up from the bottom and 700 px in from the right
+    ((900, 700) of 1600×1200): 10 px each, too small for the first look (2.6 px at 416), found at the frame's own
+    resolution."""
+    photo = np.zeros((height, width, 3), np.uint8)
+    photo[height - 500:height - 487, width - 700:width - 700 + 10 * GUIDES] = 255
+    return photo
+
+
+def test_with_no_sure_find_a_big_frame_is_scanned_and_its_finds_place_the_closer_look():
+    recogniser = fake_recogniser(patch_finds(CONFIRM))
+    look = recogniser.find(photo_with_a_row())
+    assert look.zoom == "in" and len(look.found) == CONFIRM
+    scan_calls = [conf for conf, fill in recogniser.calls if conf == GUIDE_FLOOR and fill == 1][1:]
+    assert len(scan_calls) == 12  # 4 × 3 windows of 416 px, after the single look
+    x1, y1, _, _ = look.found.boxes.min(axis=0)  # the closer look was placed on the row, not the frame's centre
+    assert 800 < x1 < 960 and 620 < y1 < 720
+
+
+def test_scan_finds_big_enough_for_the_single_look_are_no_guides():
+    def finds(image, conf, fill):  # in each scan window a tiny find and one the single look would see at 18 px
+        if image.shape[:2] != (416, 416):
+            return nothing()
+        return np.array([[10.0, 10, 20, 23], [100, 100, 160, 180]]), np.array([0.2, 0.9]), ["face", "face"]
+
+    scan = fake_recogniser(finds).scanned(np.zeros((1200, 1600, 3), np.uint8))
+    assert len(scan) == 12 and (tile_sides(scan.boxes) < 20).all()
+
+
+@pytest.mark.parametrize(("config", "size", "scanned"), [
+    (RecogniserConfig(conf=0.5), (1200, 1600), True),
+    (RecogniserConfig(conf=0.5).without("scan"), (1200, 1600), False),
+    (RecogniserConfig(conf=0.5).without("zoom_in"), (1200, 1600), False),  # the scan only places the closer look
+    (RecogniserConfig(conf=0.5), (600, 800), False),  # 800 px: under twice the localiser's input
+])
+def test_the_scan_runs_only_on_a_big_frame_with_the_closer_look_on(config, size, scanned):
+    recogniser = fake_recogniser(patch_finds(CONFIRM, size[1]), config)
+    look = recogniser.find(photo_with_a_row(size[1], size[0]))
+    assert (look.zoom == "in") == scanned
+    assert (len(recogniser.calls) > 3) == scanned
+
+
+def test_enough_unsure_finds_in_the_single_look_place_the_closer_look_without_a_scan():
+    unsure = row(700, 600, 10, GUIDES)
+
+    def finds(image, conf, fill):
+        if fill < 1:
+            return nothing()
+        if image.shape[1] == 1600:
+            return unsure, np.full(GUIDES, 0.35), ["face"] * GUIDES
+        return row(5, 5, 20, CONFIRM), np.full(CONFIRM, 0.9), ["face"] * CONFIRM
+
+    recogniser = fake_recogniser(finds)
+    assert recogniser.find(np.zeros((1200, 1600, 3), np.uint8)).zoom == "in"
+    assert len(recogniser.calls) == 3  # the single look, zoomed out, the closer look: no scan window
+
+
+def test_a_sure_find_in_the_single_look_means_no_scan():
+    def finds(image, conf, fill):
+        if fill < 1:
+            return nothing()
+        return row(100, 100, 100, 14), np.full(14, 0.9), ["face"] * 14  # tiles of the usual size
+
+    recogniser = fake_recogniser(finds)
+    assert recogniser.find(photo_with_a_row()).zoom == "single" and len(recogniser.calls) == 1
+
+
+@needs_models
+def test_tiles_20_px_wide_in_a_12mp_photo_are_found_through_the_scan(tmp_path):
+    from fanshot.datasets.synth.evalsets import WEB_TILES, split_web_crops, web_crops, write_rows
+
+    if not WEB_TILES.is_dir():
+        pytest.skip(f"no web tiles at {WEB_TILES} (CI provides ../shared)")
+    train, _ = split_web_crops(web_crops(WEB_TILES))
+    write_rows(tmp_path, train, 2, 9902, (4000, 3000), (0.0035, 0.0045), distractors=4)
+    found_right = {"scan": 0, "without": 0}
+    for name in ("row_00000", "row_00001"):
+        labels = np.loadtxt(tmp_path / "labels" / f"{name}.txt", ndmin=2)
+        widths = np.minimum(labels[:, 3] * 4000, labels[:, 4] * 3000)
+        assert 17 <= np.median(widths) <= 21  # px at full resolution
+        photo = load_photo((tmp_path / "images" / f"{name}.jpg").read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+        height, width = photo.shape[:2]
+        truth = labels[:, 1:] * [width, height, width, height]
+        truth = np.c_[truth[:, :2] - truth[:, 2:] / 2, truth[:, :2] + truth[:, 2:] / 2]
+        for variant, recogniser in (("scan", shipped()), ("without", shipped().with_config(
+                shipped().config.without("scan")))):
+            boxes = np.array([tile["box"] for tile in recogniser(photo)["tiles"]]).reshape(-1, 4)
+            found_right[variant] += sum(bool(len(boxes)) and iou(box, boxes).max() >= 0.5 for box in truth)
+    assert found_right["without"] == 0
+    assert found_right["scan"] >= 10  # of 28 (14 when measured: one row found whole, the other missed)
