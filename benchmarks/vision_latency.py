@@ -14,7 +14,7 @@ Each case: one untimed photo first (sessions, first-run allocations), then every
 per case, with the load average before and after it. Usage:
 
     .venv/bin/python benchmarks/vision_latency.py [FOLDER] [--photos 20] [--repeat 1] [--peer] [--ablation]
-        [--zoom FOLDER ...]
+        [--zoom FOLDER ...] [--models DIR ...]
 
 The 12-megapixel copies of a whole evaluation manifest, for `fanshot eval` (writes DIR/manifest.jsonl):
 
@@ -29,7 +29,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,7 @@ from PIL import Image
 
 from fanshot.vision.config import STAGES
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.recogniser import Recogniser, shipped
+from fanshot.vision.recogniser import Recogniser, for_models, shipped
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
 BIG_SIZE, BIG_CONTENT, PAD = (4000, 3000), 3000, (114, 114, 114)
@@ -82,10 +82,12 @@ def make_12mp_manifest(manifest: Path, out: Path) -> None:
     (out / "manifest.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
 
-def systems(peer: bool, ablation: bool = False) -> dict[str, Callable[[bytes], dict | list]]:
+def systems(peer: bool, ablation: bool = False,
+            candidates: Sequence[Path] = ()) -> dict[str, Callable[[bytes], dict | list]]:
     """File bytes → result, for each system timed: Fanshot, Fanshot's single look, with `ablation` Fanshot with
-    each stage switched off in turn (`without_STAGE`), and with `peer` mahjong-detector's public `detect_tiles`
-    (PyPI; `pip install --no-deps mahjong-detector==0.0.6`)."""
+    each stage switched off in turn (`without_STAGE`), each candidate models folder read with every stage
+    (`models:DIR`), and with `peer` mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps
+    mahjong-detector==0.0.6`)."""
     def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
         return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
 
@@ -94,6 +96,7 @@ def systems(peer: bool, ablation: bool = False) -> dict[str, Callable[[bytes], d
     if ablation:
         timed |= {f"without_{stage}": fanshot(shipped().with_config(shipped().config.without(stage)))
                   for stage in STAGES}
+    timed |= {f"models:{folder}": fanshot(for_models(folder)) for folder in candidates}
     if peer:
         import mahjong_detector
 
@@ -149,6 +152,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="read each photo this many times per system, "
                         "alternately, and keep its fastest (a shared host's noise)")
     parser.add_argument("--ablation", action="store_true", help="time each stage switched off in turn alongside")
+    parser.add_argument("--models", type=Path, action="append", default=[], metavar="DIR",
+                        help="also time this models folder with every stage (a candidate; repeatable)")
     parser.add_argument("--make-12mp", type=Path, metavar="MANIFEST", help="only write 12-MP copies of a manifest")
     parser.add_argument("--out", type=Path, help="folder for --make-12mp")
     args = parser.parse_args()
@@ -160,7 +165,7 @@ def main() -> None:
     photos = sorted(args.folder.glob("*.jpg"))[:args.photos]
     if not photos:
         parser.error(f"no .jpg photos in {args.folder}")
-    timed = systems(args.peer, args.ablation)
+    timed = systems(args.peer, args.ablation, args.models)
     print(json.dumps(measure("640px", photos, timed, args.repeat)), flush=True)
     with tempfile.TemporaryDirectory(prefix="fanshot-12mp-") as scratch:
         print(json.dumps(measure("12mp", write_12mp(photos, Path(scratch)), timed, args.repeat)), flush=True)

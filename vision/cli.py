@@ -157,6 +157,15 @@ def _refit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quantise(args: argparse.Namespace) -> int:
+    from fanshot.vision.recogniser import MODELS_DIR
+    from fanshot.vision.training.quantise import STAGES, quantise
+
+    for path in quantise(args.models or MODELS_DIR, args.photos, args.out, count=args.count, only=args.only or STAGES):
+        print(f"wrote {path}")
+    return 0
+
+
 def _recogniser(args: argparse.Namespace) -> Recogniser:
     """The recogniser of --models (default: the shipped one), with --conf and --without where a command has them."""
     return _load(args.models, getattr(args, "conf", None), getattr(args, "without", []))
@@ -454,6 +463,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--cache", type=Path, help="folder to keep each source's features in, for a rerun")
     sub.add_argument("--json", action="store_true", help="print the refit record as JSON")
     sub.set_defaults(run=_guarded(_refit))
+
+    sub = commands.add_parser("quantise", help="an int8 copy of a models folder for serving speed (static QDQ, "
+                              "calibrated on training photos; no torch); compare it before shipping it")
+    sub.add_argument("--out", type=Path, required=True, metavar="MODELS_DIR", help="the new models folder")
+    sub.add_argument("--models", type=Path, help="base models folder (default: the shipped one)")
+    sub.add_argument("--photos", type=Path, required=True, metavar="DIR",
+                     help="calibration photos: a training split (e.g. work/real43/train), never a choice set")
+    sub.add_argument("--count", type=int, default=64, help="photos to calibrate on (default 64)")
+    sub.add_argument("--only", choices=("localiser", "classifier"), action="append",
+                     help="quantise this model only (repeatable; default both); the other is copied")
+    sub.set_defaults(run=_guarded(_quantise))
 
     parser = subparsers.add_parser("read", help="recognise the tiles in a photo")
     parser.add_argument("photo", type=Path)

@@ -1,4 +1,7 @@
+import pytest
+
 from benchmarks import vision_latency
+from fanshot.vision.recogniser import MODELS_DIR
 
 
 class Clock:
@@ -37,3 +40,9 @@ def test_with_repeats_each_photo_keeps_its_fastest_time_per_system(tmp_path, mon
     assert report["repeat"] == 3
     # every timed call waits first for the last one's ONNX Runtime threads to stop spinning
     assert settled == [vision_latency.SETTLE_S] * (3 * 3 * 3)
+
+
+@pytest.mark.model
+def test_a_candidate_models_folder_is_timed_beside_the_shipped_one():
+    timed = vision_latency.systems(peer=False, candidates=[MODELS_DIR])
+    assert set(timed) == {"fanshot", "single_look", f"models:{MODELS_DIR}"}
