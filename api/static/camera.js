@@ -5,6 +5,7 @@
 import { $, setStatus } from "./dom.js";
 import { t } from "./i18n.js";
 import { frameStats, guide, lumaOf } from "./live/guide.js";
+import { fitSize } from "./photo.js";
 import { scaleBoxes, shotRegion } from "./live/shot.js";
 
 const DETECT_SIDE = 1280; // px: the frame the localiser is given (it reads at 416: more only costs copying)
@@ -41,11 +42,6 @@ function pixels(source, width, height) {
   return context.getImageData(0, 0, width, height);
 }
 
-const fitted = (width, height, side) => {
-  const scale = Math.min(1, side / Math.max(width, height));
-  return [Math.round(width * scale), Math.round(height * scale)];
-};
-
 function drawBoxes(boxes, width, height, seen) {
   const canvas = $("camera-boxes");
   canvas.width = width;
@@ -71,11 +67,11 @@ function say(seen) {
  *  dropped (detect answers null). */
 async function look(current, video) {
   const { localiser, live } = current;
-  const [width, height] = fitted(video.videoWidth, video.videoHeight, DETECT_SIDE);
-  if (!width || current.taking) return;
+  if (!video.videoWidth || current.taking) return; // no frame yet
+  const { width, height } = fitSize(video.videoWidth, video.videoHeight, DETECT_SIDE);
   const found = await localiser.detect(pixels(video, width, height));
   if (!found || current.closed || current.taking) return;
-  const [smallWidth, smallHeight] = fitted(video.videoWidth, video.videoHeight, live.sharpness_width);
+  const { width: smallWidth, height: smallHeight } = fitSize(video.videoWidth, video.videoHeight, live.sharpness_width);
   const stats = frameStats(lumaOf(pixels(video, smallWidth, smallHeight)));
   const now = performance.now();
   current.frames = [...current.frames.filter((frame) => frame.t >= now - 2 * live.steady_ms) /* the guide looks back steady_ms */,
@@ -113,7 +109,7 @@ async function fullFrame(current) {
 
 /** The tiles in the shot itself (it may frame the scene unlike the video): the localiser on a copy of it. */
 async function tilesIn(localiser, bitmap) {
-  const [width, height] = fitted(bitmap.width, bitmap.height, DETECT_SIDE);
+  const { width, height } = fitSize(bitmap.width, bitmap.height, DETECT_SIDE);
   const image = pixels(bitmap, width, height);
   for (let tries = 0; tries < 50; tries += 1) { // the live frame being read finishes first
     const found = await localiser.detect(image);

@@ -1,5 +1,6 @@
 // The shot the viewfinder sends (issue 39 item 3): not the whole frame but the region holding the tiles, grown by
 // a margin, at the side the server reads at (vision.json's `recogniser.live.shot_margin` and `shot_side`). Pure.
+import { fitSize } from "../photo.js";
 
 /** The rectangle of a width×height frame to send, `{x, y, width, height}` in whole pixels, and the size it is sent
  *  at, `{outWidth, outHeight}` (never enlarged). `boxes` ([{x1, y1, x2, y2}], in the frame's pixels) are the
@@ -16,8 +17,8 @@ export function shotRegion(boxes, width, height, live) {
     const y2 = Math.min(height, Math.ceil(Math.max(...boxes.map((box) => box.y2)) + margin));
     region = { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
   }
-  const scale = Math.min(1, live.shot_side / Math.max(region.width, region.height));
-  return { ...region, outWidth: Math.max(1, Math.round(region.width * scale)), outHeight: Math.max(1, Math.round(region.height * scale)) };
+  const { width: outWidth, height: outHeight } = fitSize(region.width, region.height, live.shot_side);
+  return { ...region, outWidth, outHeight };
 }
 
 /** `boxes` found in a frame `from` px wide, in the pixels of the same view `to` px wide. */
