@@ -20,18 +20,20 @@ from fanshot.api.metrics import Metrics
 from fanshot.api.model_versions import Adapter, ModelVersions
 from fanshot.api.store import Store
 from fanshot.api.work import RecognitionPool
+from fanshot.vision.image import Original
 
-Recognizer = Callable[[np.ndarray, Path | None], dict[str, Any]]  # photo, models folder → recognition result
+# photo, models folder, the photo's file → recognition result
+Recognizer = Callable[[np.ndarray, Path | None, Original | None], dict[str, Any]]
 TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # … → {code, confidence, alternatives}
 ModelLoader = Callable[[], str]  # loads the shipped recognition models (once), returns their version
 
 
 # Models folders are None for the shipped models (vision.recogniser.MODELS_DIR).
-def model_recognizer(image: np.ndarray, models_dir: Path | None) -> dict[str, Any]:
+def model_recognizer(image: np.ndarray, models_dir: Path | None, original: Original | None = None) -> dict[str, Any]:
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
     from fanshot.vision.recogniser import for_models, shipped
 
-    return (for_models(models_dir) if models_dir else shipped())(image)
+    return (for_models(models_dir) if models_dir else shipped())(image, original)
 
 
 def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | None) -> dict[str, Any]:

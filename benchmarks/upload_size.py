@@ -33,7 +33,7 @@ from playwright.sync_api import sync_playwright
 
 from fanshot.api.app import create_app
 from fanshot.datasets.classes import CLASSES
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
 from fanshot.vision.recogniser import shipped
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -69,7 +69,7 @@ BOTH = """async (photo) => {
 }"""
 
 
-def reads_nothing(image: np.ndarray, models_dir: Path | None = None) -> dict:
+def reads_nothing(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict:
     height, width = image.shape[:2]
     return {"image": {"width": width, "height": height}, "tiles": [], "groups": [],
             "hand": {"concealed": "", "melds": [], "flowers": ""}, "hand_tiles": {"concealed": [], "melds": [],
@@ -87,7 +87,7 @@ def serve(data_dir: Path, port: int = 8765) -> str:
 
 
 def codes(photo: bytes) -> Counter[str]:
-    read = shipped()(load_photo(photo, max_side=RECOGNITION_MAX_SIDE))
+    read = shipped()(load_photo(photo, max_side=RECOGNITION_MAX_SIDE), Original(photo))
     return Counter(tile["code"] for tile in read["tiles"])
 
 

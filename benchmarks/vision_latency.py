@@ -36,7 +36,7 @@ import numpy as np
 from PIL import Image
 
 from fanshot.vision.config import STAGES
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
 from fanshot.vision.recogniser import Recogniser, for_models, shipped
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/test/images"
@@ -89,7 +89,7 @@ def systems(peer: bool, ablation: bool = False,
     (`models:DIR`), and with `peer` mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps
     mahjong-detector==0.0.6`)."""
     def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
-        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
+        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))
 
     single_look = shipped().with_config(shipped().config.without(*STAGES))
     timed = {"fanshot": fanshot(shipped()), "single_look": fanshot(single_look)}

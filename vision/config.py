@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
 
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
-STAGES = ("zoom_in", "scan", "zoom_out", "turn", "row_fill", "not_a_tile")  # each can be switched off
+STAGES = ("zoom_in", "scan", "zoom_out", "turn", "fine_crops", "row_fill", "not_a_tile")  # each can be switched off
 
 
 class Settings(BaseModel):
@@ -69,6 +69,18 @@ class Turn(Settings):
     right way up: the localiser finds upright tiles more surely, and layout reads rows across."""
 
     enabled: bool = True
+
+
+class FineCrops(Settings):
+    """Small faces named from the photo at its own resolution. A photo is read shrunk to 1,600 px, where a tile
+    20-30 px wide in a 12 MP frame is 8-12 px: blown up to the classifier's 64 px, its crop is a blur. A face under
+    `below` px (side, √area) in a photo shrunk at least `min_gain` times is named from a crop of the photo decoded
+    at full size, which is decoded only then. Chosen on tiny-12mp-train (models/EXPERIMENTS.md, 2026-12-05)."""
+
+    enabled: bool = True
+    below: float = Field(24.0, gt=0, description="px: a face this small in the frame read is named at full size")
+    min_gain: float = Field(1.5, ge=1, description="only when the photo's longer side is at least this many times "
+                                                   "the frame read's")
 
 
 class RowFill(Settings):
@@ -153,6 +165,7 @@ class RecogniserConfig(Settings):
     scan: Scan = Scan()
     zoom_out: ZoomOut = ZoomOut()
     turn: Turn = Turn()
+    fine_crops: FineCrops = FineCrops()
     row_fill: RowFill = RowFill()
     not_a_tile: NotATile = NotATile()
     layout: Layout = Layout()

@@ -16,7 +16,7 @@ from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
 from fanshot.vision.breakdown import Reading, places
 from fanshot.vision.config import Layout
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
 from fanshot.vision.layout import group_tiles, place_hand, propose_hand
 from fanshot.vision.metrics import (
     COCO_THRESHOLDS,
@@ -34,7 +34,8 @@ def read_photo(path: Path, recogniser: Recogniser) -> tuple[dict, float]:
     """Recognition result of a photo file, read as serving reads an upload, and the milliseconds it took, decoding
     included."""
     start = time.perf_counter()
-    result = recogniser(load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))
+    data = path.read_bytes()
+    result = recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))
     return result, (time.perf_counter() - start) * 1000
 
 

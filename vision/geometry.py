@@ -91,12 +91,13 @@ def nms(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def cut_crop(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
-    """The pixel box (clipped to the image) stretched to size×size: the classifier's input, in training and at
-    inference alike."""
+def cut_crop(image: np.ndarray, box: np.ndarray, size: int, turns: int = 0) -> np.ndarray:
+    """The pixel box (clipped to the image), turned `turns` quarters (np.rot90's k), stretched to size×size: the
+    classifier's input, in training and at inference alike."""
     height, width = image.shape[:2]
     x1 = int(np.clip(np.floor(box[0]), 0, width - 1))
     y1 = int(np.clip(np.floor(box[1]), 0, height - 1))
     x2, y2 = int(min(width, np.ceil(box[2]))), int(min(height, np.ceil(box[3])))
     x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
-    return cv2.resize(image[y1:y2, x1:x2], (size, size), interpolation=cv2.INTER_AREA)
+    crop = np.ascontiguousarray(np.rot90(image[y1:y2, x1:x2], turns)) if turns else image[y1:y2, x1:x2]
+    return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)

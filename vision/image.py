@@ -10,6 +10,7 @@ import io
 import struct
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -59,6 +60,21 @@ class PhotoError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+@dataclass(frozen=True)
+class Original:
+    """A photo's file beside the pixels read from it, for a stage that needs it at its own resolution
+    (`fine_crops`): its longer side from the header, its pixels only when asked (within `reserve`, as above)."""
+
+    data: bytes
+    reserve: Reserve = lambda _: nullcontext()
+
+    def longer_side(self) -> int:
+        return max(_open(self.data).size)
+
+    def pixels(self) -> np.ndarray:
+        return load_photo(self.data, reserve=self.reserve)
 
 
 def check_room_for_a_hand(width: int, height: int) -> None:

@@ -20,6 +20,7 @@ import onnxruntime as ort
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.config import RecogniserConfig, ZoomIn, ZoomOut
 from fanshot.vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.image import Original
 from fanshot.vision.layout import group_tiles, hand_of, place_hand, rows, rows_run_down, straighten
 from fanshot.vision.suggest import suggest
 
@@ -388,6 +389,23 @@ class Recogniser:
             return self.right_way_up(look)
         return replace(look, found=replace(look.found, probs=self.classify(look.image, look.found.boxes)))
 
+    def named_at_full_size(self, look: Look, width: int, height: int, original: Original | None) -> Look:
+        """The look's small faces (`fine_crops`) named again from crops of the `width`×`height` photo's original,
+        when that is larger enough to show them better."""
+        fine = self.config.fine_crops
+        if not fine.enabled or original is None or not len(look.found):
+            return look
+        small = look.found.faces & (tile_sides(look.found.boxes) < fine.below)
+        if not small.any() or original.longer_side() < fine.min_gain * max(width, height):
+            return look
+        full = original.pixels()
+        scale = np.array([full.shape[1] / width, full.shape[0] / height] * 2)
+        crops = [cut_crop(full, box * scale, self.classifier_size, look.turns)
+                 for box in look.photo_boxes(width, height)[small]]
+        probs = look.found.probs.copy()
+        probs[small] = self.read_crops(np.stack(crops))
+        return replace(look, found=replace(look.found, probs=probs))
+
     def drop_non_tiles(self, found: Detections) -> Detections:
         """Leave out the faces an adapted classifier names `NOT_A_TILE` (a base classifier has no such class)."""
         if not self.config.not_a_tile.enabled or NOT_A_TILE not in self.codes or not len(found):
@@ -407,14 +425,15 @@ class Recogniser:
                 & (named >= config.row_fill.code_p))
         return found.only(sure | (found.faces & fits))
 
-    def __call__(self, image: np.ndarray) -> dict:
-        """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented). Boxes come back in the
-        photo's own pixels; groups are found in the frame read, where rows run across."""
+    def __call__(self, image: np.ndarray, original: Original | None = None) -> dict:
+        """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented), decoded from `original` when
+        it was shrunk to be read. Boxes come back in the photo's own pixels; groups are found in the frame read,
+        where rows run across."""
         height, width = image.shape[:2]
         start = time.perf_counter()
         look = self.find(image)
         located = time.perf_counter()
-        look = self.classified(look)
+        look = self.named_at_full_size(self.classified(look), width, height, original)
         classified = time.perf_counter()
         found = self.keep_finds(self.drop_non_tiles(look.found))
         look = replace(look, found=found)

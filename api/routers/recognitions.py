@@ -29,7 +29,7 @@ from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
 from fanshot.scoring.tiles import sort_key
 from fanshot.scoring.validate import check_draft
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
 from fanshot.vision.layout import hand_of
 
 IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
@@ -131,7 +131,8 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         clock.lap("queue")  # waiting for a recogniser's slot
         model = versions.active()  # per request: another instance or worker process may have switched it
         try:
-            result = {**recognize(pixels, model.folder), "model_version": model.id}
+            result = {**recognize(pixels, model.folder, Original(data, pool.memory.reserve)),
+                      "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
             log.error("recognizer unavailable: %s", missing)
             raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \

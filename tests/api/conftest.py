@@ -28,7 +28,7 @@ READ_CODES = ["1m", "2m", "3s", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", 
 MISREAD = 2
 
 
-def fake_recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
+def fake_recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
     """Fourteen tiles in a row across the middle of the photo; tile MISREAD is the uncertain one."""
     height, width = image.shape[:2]
     step = width / len(READ_CODES)

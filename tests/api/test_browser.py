@@ -45,7 +45,7 @@ pytestmark = pytest.mark.browser
 def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | None = None,
           confidence: float = 0.97) -> Callable[..., dict[str, Any]]:
     """A recognizer that reads `rows` of tiles laid across the photo, placed as `hand_tiles` says."""
-    def recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
+    def recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
         height, width = image.shape[:2]
         step = width / max(len(row) for row in rows)
         tiles = [{"box": [round(n * step + 1, 1), round(height * (0.1 + 0.25 * r), 1), round((n + 1) * step - 1, 1),
@@ -117,7 +117,7 @@ def slanted_table(codes: list[str], degrees: float = -25, across: float = 0.55, 
 
     fractions = [around(*box) for box in upright]
 
-    def recognize(image: np.ndarray, models_dir: Path | None = None) -> dict[str, Any]:
+    def recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
         read = fake_recognize(image, models_dir)
         shown_height, shown_width = image.shape[:2]
         for tile, (x1, y1, x2, y2) in zip(read["tiles"], fractions, strict=True):
@@ -713,7 +713,7 @@ def test_a_failed_upload_keeps_the_photo_and_tries_again_with_it(server, page):
 
 def test_a_photo_with_no_tile_read_says_how_to_get_a_reading(serve, page):
     # issue 35: "Read 0 tiles." was a dead end
-    def nothing(image, models_dir=None):
+    def nothing(image, models_dir=None, original=None):
         return {**fake_recognize(image), "tiles": [], "groups": [], "suggestions": [],
                 "hand": {"concealed": "", "melds": [], "flowers": ""},
                 "hand_tiles": {"concealed": [], "melds": [], "flowers": [], "loose": []}}

@@ -34,7 +34,7 @@ def folder_contents(folder: Path) -> dict[str, bytes]:
 
 def recording(loaded: list[tuple[Path, dict[str, bytes]]]):
     """A recognizer that notes the models folder it is handed and what that folder holds."""
-    def recognize(image, models_dir):
+    def recognize(image, models_dir, original=None):
         loaded.append((models_dir, folder_contents(models_dir)))
         return fake_recognize(image)
     return recognize
@@ -187,7 +187,7 @@ def test_the_real_recogniser_of_another_instance_loads_an_adapted_version_fetche
     shipped = {name: (MODELS_DIR / name).read_bytes() for name in ("vision.json", "localiser.onnx", "classifier.onnx")}
     loaded: list[Path] = []
 
-    def recognize(image, models_dir):
+    def recognize(image, models_dir, original=None):
         loaded.append(models_dir)
         return model_recognizer(image, models_dir)
     one = app_client(tmp_path / "one", fake_adapter(0.95, files=shipped), storage=storage)

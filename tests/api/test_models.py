@@ -222,7 +222,7 @@ def test_one_adaptation_at_a_time(tmp_path, storage):
 def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage):
     seen = []
 
-    def recognize(image, models_dir):
+    def recognize(image, models_dir, original=None):
         seen.append(models_dir)
         return fake_recognize(image)
     one = app_client(tmp_path, fake_adapter(0.95), storage=storage)

@@ -61,7 +61,7 @@ def test_recognitions_are_counted_with_their_model_version_and_stage_times(clien
 def test_queue_depth_counts_recognitions_waiting_for_a_slot(tmp_path):
     release = threading.Event()
 
-    def slow_recognize(image, models_dir):
+    def slow_recognize(image, models_dir, original=None):
         release.wait(30)
         return fake_recognize(image, models_dir)
 
@@ -117,7 +117,7 @@ def test_a_sane_request_id_is_kept_else_one_is_made(client, sent, kept):
 
 
 def test_every_answer_has_a_request_id_even_an_internal_error(tmp_path):
-    def broken(image, models_dir):
+    def broken(image, models_dir, original=None):
         raise RuntimeError("boom")
 
     client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
@@ -139,7 +139,7 @@ def test_a_confirmation_is_counted_under_its_route(client, recognition):
 def test_an_internal_error_keeps_the_security_headers_and_never_reaches_the_server(tmp_path):
     # issue 36: a 500 used to be answered outside every middleware, without the headers the README promises, and
     # its exception reached uvicorn, which then closed the keep-alive connection (the next request failed too)
-    def broken(image, models_dir):
+    def broken(image, models_dir, original=None):
         raise RuntimeError("boom")
 
     client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models))  # raises if it escapes
@@ -154,7 +154,7 @@ def test_an_internal_error_keeps_the_security_headers_and_never_reaches_the_serv
 def test_after_an_internal_error_the_keep_alive_connection_serves_the_next_request(tmp_path):
     import uvicorn
 
-    def broken(image, models_dir):
+    def broken(image, models_dir, original=None):
         raise RuntimeError("boom")
 
     port = free_port()

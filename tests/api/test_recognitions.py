@@ -390,7 +390,7 @@ def test_unknown_export_format_is_422(client):
 
 
 def test_errors_never_leak_internals(tmp_path):
-    def broken(image, models_dir):
+    def broken(image, models_dir, original=None):
         raise RuntimeError("secret detail in /srv/fanshot/vision.py")
     client = local_client(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
@@ -400,7 +400,7 @@ def test_errors_never_leak_internals(tmp_path):
 
 
 def test_missing_recognizer_is_503(tmp_path):
-    def absent(image, models_dir):
+    def absent(image, models_dir, original=None):
         raise ModuleNotFoundError("No module named 'fanshot.vision.recogniser'")
     client = local_client(create_app(tmp_path, recognize=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
@@ -499,3 +499,14 @@ def test_export_splits_train_and_val_by_photo(client, tmp_path):
     train, val = ({example.image.stem for example in splits[split]} for split in ("train", "val"))
     assert val and train and not train & val and train | val == set(ids)
     assert exported(client).namelist() == archive.namelist()  # the same photos in the same splits every time
+
+
+def test_the_recognizer_gets_the_uploaded_file_to_read_small_faces_at_full_size(tmp_path):
+    seen = {}
+
+    def recognize(image, models_dir, original=None):
+        seen["read"], seen["full"] = image.shape, original.pixels().shape
+        return fake_recognize(image)
+    client = local_client(create_app(tmp_path, recognize=recognize))
+    assert client.post("/v1/recognitions", files={"photo": ("big.jpg", jpeg(4000, 3000))}).status_code == 201
+    assert seen == {"read": (1200, 1600, 3), "full": (3000, 4000, 3)}

@@ -24,7 +24,7 @@ def stuck(tmp_path):
     """An app whose recognizer blocks until `release` is set, and a way to upload to it from many threads."""
     release, entered = threading.Event(), threading.Semaphore(0)
 
-    def blocked_recognize(image, models_dir):
+    def blocked_recognize(image, models_dir, original=None):
         entered.release()
         release.wait(60)
         return fake_recognize(image, models_dir)

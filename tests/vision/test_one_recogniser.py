@@ -1,5 +1,6 @@
 """One recogniser: the same photo gives the same tiles through every entry point (serving, `fanshot read`,
-`fanshot eval`, adaptation's judging) and crop mining cuts the boxes its localisation stages find."""
+`fanshot eval`, adaptation's judging) and crop mining cuts the boxes its localisation stages find; a big photo's
+small faces are named at full size through each of them."""
 
 import json
 import subprocess
@@ -12,7 +13,7 @@ from PIL import Image
 
 from fanshot.api.app import create_app
 from fanshot.cli import main
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser, shipped
 from fanshot.vision.training.adapt import Photo, served_figures
 from fanshot.vision.training.train import NEGATIVE_CONF, add_negative_crops
@@ -33,27 +34,50 @@ def photo(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def far(tmp_path_factory) -> Path:
+    """A row of tiles 24-28 px wide across a 12 MP frame: 10 px in the frame read, so `fine_crops` names them."""
+    from fanshot.datasets.synth.evalsets import WEB_TILES, split_web_crops, web_crops, write_rows
+
+    if not WEB_TILES.is_dir():
+        pytest.skip(f"no web tiles at {WEB_TILES} (CI provides ../shared)")
+    folder = tmp_path_factory.mktemp("far")
+    write_rows(folder, split_web_crops(web_crops(WEB_TILES))[0], 1, 9903, (4000, 3000), (0.006, 0.007), distractors=4)
+    return folder / "images" / "row_00000.jpg"
+
+
+@pytest.fixture(params=["rolled", "far"])
+def any_photo(request) -> Path:
+    return request.getfixturevalue("photo" if request.param == "rolled" else "far")
+
+
 def library_tiles(photo: Path) -> list[dict]:
-    return shipped()(load_photo(photo.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True))["tiles"]
+    data = photo.read_bytes()
+    return shipped()(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))["tiles"]
 
 
-def test_serving_reads_the_photo_as_the_recogniser_does(photo, tmp_path):
+def test_the_far_photo_is_read_otherwise_without_its_full_size(far):
+    image = load_photo(far.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True)
+    assert [tile["code"] for tile in shipped()(image)["tiles"]] != [tile["code"] for tile in library_tiles(far)]
+
+
+def test_serving_reads_the_photo_as_the_recogniser_does(any_photo, tmp_path):
     client = local_client(create_app(tmp_path))
-    response = client.post("/v1/recognitions", files={"photo": ("rolled.png", photo.read_bytes())})
+    response = client.post("/v1/recognitions", files={"photo": (any_photo.name, any_photo.read_bytes())})
     assert response.status_code == 201, response.text
-    assert response.json()["tiles"] == library_tiles(photo)
+    assert response.json()["tiles"] == library_tiles(any_photo)
 
 
-def test_fanshot_read_reads_the_photo_as_the_recogniser_does(photo, capsys):
-    assert main(["read", str(photo), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["tiles"] == library_tiles(photo)
+def test_fanshot_read_reads_the_photo_as_the_recogniser_does(any_photo, capsys):
+    assert main(["read", str(any_photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles"] == library_tiles(any_photo)
 
 
-def test_fanshot_eval_reads_the_photo_as_the_recogniser_does(photo, tmp_path, capsys):
+def test_fanshot_eval_reads_the_photo_as_the_recogniser_does(any_photo, tmp_path, capsys):
     manifest = tmp_path / "one.jsonl"
-    manifest.write_text(json.dumps({"image": str(photo), "tiles": "1m", "backs": 0}) + "\n")
+    manifest.write_text(json.dumps({"image": str(any_photo), "tiles": "1m", "backs": 0}) + "\n")
     assert main(["eval", str(manifest), "--json", "--photos"]) == 0
-    faces = [tile["code"] for tile in library_tiles(photo) if tile["code"] != "back"]
+    faces = [tile["code"] for tile in library_tiles(any_photo) if tile["code"] != "back"]
     assert json.loads(capsys.readouterr().out)["photos"][0]["found"] == faces
 
 
