@@ -26,6 +26,9 @@ from fanshot.scoring.validate import HAND_SIZE, check_context, check_copies, che
 # Context fields that describe how a finished hand was won: a hand still being played has none of them.
 WIN_ONLY_FIELDS = ("special", "horses", "liable", "kong_fed_by")
 Shape = tuple[int, int, int]  # (complete sets, partial sets, pair) found in some tiles
+HONOURS_START = t.INDEX[t.HONOUR_TILES[0]]  # suits below, nine tiles each
+ORPHAN_SET = frozenset(ORPHANS)
+APART, APART_ORPHAN = -1, -2  # kinds of draw that share one shanten (_draw_kind); tile indices are the others
 
 
 # ---- shanten --------------------------------------------------------------------------------------------------
@@ -141,7 +144,8 @@ class Setting:
     def remaining(self, code: str) -> int:
         return 4 - self.shown[t.INDEX[code]]
 
-    def shanten(self, concealed: Sequence[str]) -> int:
+    def split(self, concealed: Sequence[str]) -> tuple[list[int], int]:
+        """The 34-slot counts of the real standing tiles, and how many ghosts stand."""
         counts = [0] * 34
         ghosts = 0
         for code in concealed:
@@ -149,6 +153,10 @@ class Setting:
                 ghosts += 1
             else:
                 counts[t.INDEX[code]] += 1
+        return counts, ghosts
+
+    def shanten(self, concealed: Sequence[str]) -> int:
+        counts, ghosts = self.split(concealed)
         options = self.ruleset.options
         return shanten(counts, ghosts, len(self.hand.melds), seven_pairs=options["seven_pairs"],
                        seven_pairs_quads=options["seven_pairs_quads"],
@@ -213,24 +221,53 @@ def _complete_shanten(setting: Setting, concealed: tuple[str, ...]) -> int:
 def _after(setting: Setting, concealed: tuple[str, ...]) -> dict[str, Any]:
     """Shanten of 13 tiles, with their waits when ready, else the tiles that bring them nearer."""
     found = setting.shanten(concealed)
+    drawn = _drawn_shanten(setting, concealed)
     if found == 0:
-        waits = _waits(setting, concealed)
+        waits = _waits(setting, concealed, drawn)
         if waits:
             return {"shanten": 0, "waits": waits}
         found = 1  # ready only for a fifth copy: one exchange away
-    useful = [{"tile": code, "remaining": setting.remaining(code)} for code in t.PLAYING_TILES
-              if setting.remaining(code) and setting.shanten(concealed + (code,)) < found]
+    useful = [{"tile": code, "remaining": setting.remaining(code)} for code, after in drawn if after < found]
     return {"shanten": found, "useful": useful}
 
 
-def _waits(setting: Setting, concealed: tuple[str, ...]) -> list[dict[str, Any]]:
+def _drawn_shanten(setting: Setting, concealed: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(tile, shanten of the hand with it drawn) for each tile left to draw, in tile order: the same answers as
+    one shanten per tile, with one per kind of draw (_draw_kind)."""
+    counts, _ = setting.split(concealed)
+    known: dict[int, int] = {}  # shanten by kind of draw
+    drawn = []
+    for index, code in enumerate(t.PLAYING_TILES):
+        if setting.remaining(code):
+            kind = _draw_kind(counts, index, code in setting.ghosts)
+            if kind not in known:
+                known[kind] = setting.shanten(concealed + (code,))
+            drawn.append((code, known[kind]))
+    return drawn
+
+
+def _draw_kind(counts: Sequence[int], index: int, ghost: bool) -> int:
+    """The tile's own index where drawing it can change a shape; else APART or APART_ORPHAN. A draw apart (not
+    a ghost, no copy held, no held tile of its suit within 2) joins no set, partial set or pair: the standard
+    shapes gain a lone tile, seven pairs a one-tile slot, thirteen orphans one kind exactly when it is an orphan,
+    and 满鬼 counts the ghosts alone; so all draws apart of one orphan-ness give the same shanten."""
+    if ghost or counts[index]:
+        return index
+    if index < HONOURS_START:
+        position = index % 9
+        suit = counts[index - position:index - position + 9]
+        if any(suit[max(0, position - 2):position + 3]):
+            return index
+    return APART_ORPHAN if index in ORPHAN_SET else APART
+
+
+def _waits(setting: Setting, concealed: tuple[str, ...], drawn: list[tuple[str, int]]) -> list[dict[str, Any]]:
     waits = []
-    for code in t.PLAYING_TILES:
-        drawn = concealed + (code,)
-        # none left to draw (a ghost stands for any tile but is a tile itself); a lower bound: no win without it
-        if not setting.remaining(code) or setting.shanten(drawn) > -1:
+    for code, after in drawn:
+        # a lower bound: no win without a complete shape; the decomposition applies the four-copy limit
+        if after > -1:
             continue
-        hand = replace(setting.hand, concealed=drawn, winning_tile=code)
+        hand = replace(setting.hand, concealed=concealed + (code,), winning_tile=code)
         if candidates(setting.ruleset, hand, setting.ghosts):
             waits.append({"tile": code, "remaining": setting.remaining(code),
                           "self_draw": _value(setting, hand, setting.self_draw),
