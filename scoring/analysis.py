@@ -115,12 +115,13 @@ def _pareto(shapes: list[Shape]) -> tuple[Shape, ...]:
 
 
 def _pairs_fit(counts: Sequence[int], quads: bool) -> int:
-    """七对: seven pair slots; a tile held 3 or 4 times fills two slots where four of a kind count as two pairs."""
-    slots: list[int] = []
-    for n in counts:
-        if n:
-            slots += [min(n, 2)] + ([n - 2] if quads and n > 2 else [])
-    return sum(sorted(slots, reverse=True)[:7])
+    """七对: seven pair slots; a tile held 3 or 4 times fills two slots where four of a kind count as two pairs.
+    The slots hold 2 tiles (a pair) or 1; the best seven take the pairs first."""
+    singles, pairs, triples, fours = (counts.count(n) for n in range(1, 5))
+    full = pairs + triples + fours * (1 + quads)
+    half = singles + triples * quads
+    paired = min(full, 7)
+    return 2 * paired + min(7 - paired, half)
 
 
 def _orphans_fit(counts: Sequence[int]) -> int:
@@ -156,7 +157,9 @@ class Setting:
         return counts, ghosts
 
     def shanten(self, concealed: Sequence[str]) -> int:
-        counts, ghosts = self.split(concealed)
+        return self.shanten_of(*self.split(concealed))
+
+    def shanten_of(self, counts: Sequence[int], ghosts: int) -> int:
         options = self.ruleset.options
         return shanten(counts, ghosts, len(self.hand.melds), seven_pairs=options["seven_pairs"],
                        seven_pairs_quads=options["seven_pairs_quads"],
@@ -234,14 +237,20 @@ def _after(setting: Setting, concealed: tuple[str, ...]) -> dict[str, Any]:
 def _drawn_shanten(setting: Setting, concealed: tuple[str, ...]) -> list[tuple[str, int]]:
     """(tile, shanten of the hand with it drawn) for each tile left to draw, in tile order: the same answers as
     one shanten per tile, with one per kind of draw (_draw_kind)."""
-    counts, _ = setting.split(concealed)
+    counts, ghosts = setting.split(concealed)
     known: dict[int, int] = {}  # shanten by kind of draw
     drawn = []
     for index, code in enumerate(t.PLAYING_TILES):
         if setting.remaining(code):
-            kind = _draw_kind(counts, index, code in setting.ghosts)
+            ghost = code in setting.ghosts
+            kind = _draw_kind(counts, index, ghost)
             if kind not in known:
-                known[kind] = setting.shanten(concealed + (code,))
+                if ghost:
+                    known[kind] = setting.shanten_of(counts, ghosts + 1)
+                else:
+                    counts[index] += 1
+                    known[kind] = setting.shanten_of(counts, ghosts)
+                    counts[index] -= 1
             drawn.append((code, known[kind]))
     return drawn
 
