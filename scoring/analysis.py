@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from fanshot.scoring import rules
@@ -117,7 +117,7 @@ def _pareto(shapes: list[Shape]) -> tuple[Shape, ...]:
 def _pairs_fit(counts: Sequence[int], quads: bool) -> int:
     """七对: seven pair slots; a tile held 3 or 4 times fills two slots where four of a kind count as two pairs.
     The slots hold 2 tiles (a pair) or 1; the best seven take the pairs first."""
-    singles, pairs, triples, fours = (counts.count(n) for n in range(1, 5))
+    singles, pairs, triples, fours = counts.count(1), counts.count(2), counts.count(3), counts.count(4)
     full = pairs + triples + fours * (1 + quads)
     half = singles + triples * quads
     paired = min(full, 7)
@@ -160,10 +160,15 @@ class Setting:
         return self.shanten_of(*self.split(concealed))
 
     def shanten_of(self, counts: Sequence[int], ghosts: int) -> int:
+        return shanten(counts, ghosts, **self.shapes)
+
+    @cached_property
+    def shapes(self) -> dict[str, Any]:
+        """shanten's arguments that the rule set and the melds fix (looked up once, not once per draw)."""
         options = self.ruleset.options
-        return shanten(counts, ghosts, len(self.hand.melds), seven_pairs=options["seven_pairs"],
-                       seven_pairs_quads=options["seven_pairs_quads"],
-                       four_ghosts="four_ghosts" in self.ruleset.table("fixed_points"))
+        return {"melds": len(self.hand.melds), "seven_pairs": options["seven_pairs"],
+                "seven_pairs_quads": options["seven_pairs_quads"],
+                "four_ghosts": "four_ghosts" in self.ruleset.table("fixed_points")}
 
 
 def analyse(request: Any) -> dict[str, Any]:
