@@ -240,8 +240,9 @@ def _after(setting: Setting, concealed: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _drawn_shanten(setting: Setting, concealed: tuple[str, ...]) -> list[tuple[str, int]]:
-    """(tile, shanten of the hand with it drawn) for each tile left to draw, in tile order: the same answers as
-    one shanten per tile, with one per kind of draw (_draw_kind)."""
+    """(tile, shanten of the hand with it drawn) for each tile left to draw (a ghost stands for any tile but is a
+    tile itself: none left, none drawn), in tile order: the same answers as one shanten per tile, with one per kind
+    of draw (_draw_kind)."""
     counts, ghosts = setting.split(concealed)
     known: dict[int, int] = {}  # shanten by kind of draw
     drawn = []
