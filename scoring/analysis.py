@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from fanshot.scoring import rules
@@ -26,6 +26,9 @@ from fanshot.scoring.validate import HAND_SIZE, check_context, check_copies, che
 # Context fields that describe how a finished hand was won: a hand still being played has none of them.
 WIN_ONLY_FIELDS = ("special", "horses", "liable", "kong_fed_by")
 Shape = tuple[int, int, int]  # (complete sets, partial sets, pair) found in some tiles
+HONOURS_START = t.INDEX[t.HONOUR_TILES[0]]  # suits below, nine tiles each
+ORPHAN_SET = frozenset(ORPHANS)
+APART, APART_ORPHAN = -1, -2  # kinds of draw that share one shanten (_draw_kind); tile indices are the others
 
 
 # ---- shanten --------------------------------------------------------------------------------------------------
@@ -112,12 +115,13 @@ def _pareto(shapes: list[Shape]) -> tuple[Shape, ...]:
 
 
 def _pairs_fit(counts: Sequence[int], quads: bool) -> int:
-    """七对: seven pair slots; a tile held 3 or 4 times fills two slots where four of a kind count as two pairs."""
-    slots: list[int] = []
-    for n in counts:
-        if n:
-            slots += [min(n, 2)] + ([n - 2] if quads and n > 2 else [])
-    return sum(sorted(slots, reverse=True)[:7])
+    """七对: seven pair slots; a tile held 3 or 4 times fills two slots where four of a kind count as two pairs.
+    The slots hold 2 tiles (a pair) or 1; the best seven take the pairs first."""
+    singles, pairs, triples, fours = counts.count(1), counts.count(2), counts.count(3), counts.count(4)
+    full = pairs + triples + fours * (1 + quads)
+    half = singles + triples * quads
+    paired = min(full, 7)
+    return 2 * paired + min(7 - paired, half)
 
 
 def _orphans_fit(counts: Sequence[int]) -> int:
@@ -141,7 +145,8 @@ class Setting:
     def remaining(self, code: str) -> int:
         return 4 - self.shown[t.INDEX[code]]
 
-    def shanten(self, concealed: Sequence[str]) -> int:
+    def split(self, concealed: Sequence[str]) -> tuple[list[int], int]:
+        """The 34-slot counts of the real standing tiles, and how many ghosts stand."""
         counts = [0] * 34
         ghosts = 0
         for code in concealed:
@@ -149,10 +154,21 @@ class Setting:
                 ghosts += 1
             else:
                 counts[t.INDEX[code]] += 1
+        return counts, ghosts
+
+    def shanten(self, concealed: Sequence[str]) -> int:
+        return self.shanten_of(*self.split(concealed))
+
+    def shanten_of(self, counts: Sequence[int], ghosts: int) -> int:
+        return shanten(counts, ghosts, **self.shapes)
+
+    @cached_property
+    def shapes(self) -> dict[str, Any]:
+        """shanten's arguments that the rule set and the melds fix (looked up once, not once per draw)."""
         options = self.ruleset.options
-        return shanten(counts, ghosts, len(self.hand.melds), seven_pairs=options["seven_pairs"],
-                       seven_pairs_quads=options["seven_pairs_quads"],
-                       four_ghosts="four_ghosts" in self.ruleset.table("fixed_points"))
+        return {"melds": len(self.hand.melds), "seven_pairs": options["seven_pairs"],
+                "seven_pairs_quads": options["seven_pairs_quads"],
+                "four_ghosts": "four_ghosts" in self.ruleset.table("fixed_points")}
 
 
 def analyse(request: Any) -> dict[str, Any]:
@@ -213,24 +229,60 @@ def _complete_shanten(setting: Setting, concealed: tuple[str, ...]) -> int:
 def _after(setting: Setting, concealed: tuple[str, ...]) -> dict[str, Any]:
     """Shanten of 13 tiles, with their waits when ready, else the tiles that bring them nearer."""
     found = setting.shanten(concealed)
+    drawn = _drawn_shanten(setting, concealed)
     if found == 0:
-        waits = _waits(setting, concealed)
+        waits = _waits(setting, concealed, drawn)
         if waits:
             return {"shanten": 0, "waits": waits}
         found = 1  # ready only for a fifth copy: one exchange away
-    useful = [{"tile": code, "remaining": setting.remaining(code)} for code in t.PLAYING_TILES
-              if setting.remaining(code) and setting.shanten(concealed + (code,)) < found]
+    useful = [{"tile": code, "remaining": setting.remaining(code)} for code, after in drawn if after < found]
     return {"shanten": found, "useful": useful}
 
 
-def _waits(setting: Setting, concealed: tuple[str, ...]) -> list[dict[str, Any]]:
+def _drawn_shanten(setting: Setting, concealed: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(tile, shanten of the hand with it drawn) for each tile left to draw (a ghost stands for any tile but is a
+    tile itself: none left, none drawn), in tile order: the same answers as one shanten per tile, with one per kind
+    of draw (_draw_kind)."""
+    counts, ghosts = setting.split(concealed)
+    known: dict[int, int] = {}  # shanten by kind of draw
+    drawn = []
+    for index, code in enumerate(t.PLAYING_TILES):
+        if setting.remaining(code):
+            ghost = code in setting.ghosts
+            kind = _draw_kind(counts, index, ghost)
+            if kind not in known:
+                if ghost:
+                    known[kind] = setting.shanten_of(counts, ghosts + 1)
+                else:
+                    counts[index] += 1
+                    known[kind] = setting.shanten_of(counts, ghosts)
+                    counts[index] -= 1
+            drawn.append((code, known[kind]))
+    return drawn
+
+
+def _draw_kind(counts: Sequence[int], index: int, ghost: bool) -> int:
+    """The tile's own index where drawing it can change a shape; else APART or APART_ORPHAN. A draw apart (not
+    a ghost, no copy held, no held tile of its suit within 2) joins no set, partial set or pair: the standard
+    shapes gain a lone tile, seven pairs a one-tile slot, thirteen orphans one kind exactly when it is an orphan,
+    and 满鬼 counts the ghosts alone; so all draws apart of one orphan-ness give the same shanten."""
+    if ghost or counts[index]:
+        return index
+    if index < HONOURS_START:
+        position = index % 9
+        suit = counts[index - position:index - position + 9]
+        if any(suit[max(0, position - 2):position + 3]):
+            return index
+    return APART_ORPHAN if index in ORPHAN_SET else APART
+
+
+def _waits(setting: Setting, concealed: tuple[str, ...], drawn: list[tuple[str, int]]) -> list[dict[str, Any]]:
     waits = []
-    for code in t.PLAYING_TILES:
-        drawn = concealed + (code,)
-        # none left to draw (a ghost stands for any tile but is a tile itself); a lower bound: no win without it
-        if not setting.remaining(code) or setting.shanten(drawn) > -1:
+    for code, after in drawn:
+        # a lower bound: no win without a complete shape; the decomposition applies the four-copy limit
+        if after > -1:
             continue
-        hand = replace(setting.hand, concealed=drawn, winning_tile=code)
+        hand = replace(setting.hand, concealed=concealed + (code,), winning_tile=code)
         if candidates(setting.ruleset, hand, setting.ghosts):
             waits.append({"tile": code, "remaining": setting.remaining(code),
                           "self_draw": _value(setting, hand, setting.self_draw),

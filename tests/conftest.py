@@ -33,10 +33,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test whose fixtures reach the throwaway PostgreSQL cluster or S3 server, however deep, is in the
     `postgres` lane. A fixture reached only through request.getfixturevalue is invisible here: such parameters carry
-    the mark themselves (BACKENDS in tests/api/conftest.py)."""
+    the mark themselves (BACKENDS in tests/api/conftest.py). The `browser` lane runs last, in its order: its one
+    Playwright driver and Chromium (tests/api/conftest.py) then live through browser tests alone."""
     for item in items:
         if STORAGE_SERVERS.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: the rest keep their order
 
 
 @pytest.fixture(scope="session")

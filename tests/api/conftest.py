@@ -64,6 +64,28 @@ def fake_load_models() -> str:
     return "test-models"
 
 
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright's own browser download is not needed
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
+    """One Playwright driver for the session: the browser lane runs last (tests/conftest.py), so the driver's
+    event loop never meets another test's."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """One Chromium for every browser test (each start costs about a second of CPU, with its driver more); every
+    page opens in a context of its own, so no test sees another's storage."""
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
 def jpeg(width: int = 640, height: int = 480, **save: Any) -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (width, height), (20, 120, 60)).save(buffer, "JPEG", **save)

@@ -21,14 +21,13 @@ import uvicorn
 from PIL import Image, ImageDraw, ImageFont
 
 from fanshot.api.app import create_app
-from tests.api.conftest import MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
+from tests.api.conftest import CHROMIUM, MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
 from tests.api.test_durability import free_port
 from tests.services import unavailable
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (its browser download is "
                                "not needed: the test drives Debian's chromium)")
 expect = sync_api.expect
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules/axe-core/axe.min.js"
 CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")  # Debian's fonts-wqy-microhei, if installed
@@ -155,17 +154,6 @@ def serve(tmp_path):
 @pytest.fixture
 def server(serve):
     return serve()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for a module's tests (each start costs about a second of CPU); every page opens in a context of
-    its own, so no test sees another's storage."""
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 def open_page(browser, device: dict[str, Any]):

@@ -22,9 +22,8 @@ from PIL import Image
 
 from fanshot.api.dependencies import model_recognizer
 from fanshot.vision.recogniser import shipped
-from tests.api.conftest import real_photo
+from tests.api.conftest import CHROMIUM, CHROMIUM_ARGS, real_photo
 from tests.api.test_browser import (  # noqa: F401 - fixtures
-    CHROMIUM,
     DESKTOP,
     PHONE,
     VIEWPORTS,
@@ -65,19 +64,12 @@ def far(photo: Image.Image) -> Image.Image:
     return frame
 
 
-@pytest.fixture(scope="module")
-def playwright():
-    with sync_api.sync_playwright() as playwright:
-        yield playwright
-
-
 @contextmanager
 def camera(playwright, frame: Image.Image, folder: Path) -> Iterator[Any]:
     """Chromium whose camera films `frame`."""
     video = y4m(frame, folder / "camera.y4m")
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
-        "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu",
-        "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
+        *CHROMIUM_ARGS, "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
     yield browser
     browser.close()
 

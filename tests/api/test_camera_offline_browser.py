@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.api.test_browser import PHONE, expect, serve  # noqa: F401 - fixtures
-from tests.api.test_camera_browser import RUNTIME, camera_browser, live_count, open_page, playwright  # noqa: F401
+from tests.api.test_camera_browser import RUNTIME, camera_browser, live_count, open_page  # noqa: F401
 from tests.api.test_offline_browser import go_offline, kept_shots, open_and_keep, reopen
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ Set-up as in test_browser.py: the deterministic fake recognizer, a real server, 
 import pytest
 
 from tests.api.conftest import real_photo
-from tests.api.test_browser import CHROMIUM, serve, server, sync_api  # noqa: F401 - fixtures
+from tests.api.test_browser import serve, server, sync_api  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -13,19 +13,16 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 
 
 @pytest.fixture
-def phones():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--headless", "--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        errors = []
-        pages = []
-        for _ in range(2):  # separate contexts: two phones share no storage
-            page = browser.new_context(**PHONE).new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            pages.append(page)
-        yield pages
-        browser.close()
-        assert not errors, f"JavaScript errors: {errors}"
+def phones(browser):
+    errors = []
+    contexts = [browser.new_context(**PHONE) for _ in range(2)]  # separate contexts: two phones share no storage
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    yield pages
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
 
 
 def start_game(page, url: str) -> None:

@@ -15,7 +15,7 @@ from fanshot.api.security import cdn_runtime
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import shipped
 from tests.api.conftest import real_photo
-from tests.api.test_browser import browser, open_page, serve  # noqa: F401  (fixtures)
+from tests.api.test_browser import open_page, serve  # noqa: F401  (fixtures)
 from tests.services import unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.model]

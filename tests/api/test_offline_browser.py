@@ -22,7 +22,6 @@ from tests.api.conftest import real_photo
 from tests.api.test_browser import (  # noqa: F401 - fixtures
     PHONE,
     SHOWN,
-    browser,
     expect,
     open_page,
     serious_violations,

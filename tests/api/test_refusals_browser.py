@@ -4,7 +4,7 @@ page included). Set-up and helpers as in test_browser.py."""
 
 import pytest
 
-from tests.api.test_browser import browser, check_screen, expect, page, ready, serve, server  # noqa: F401
+from tests.api.test_browser import check_screen, expect, page, ready, serve, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.api.conftest import MISREAD
-from tests.api.test_browser import browser, page, ready, serve, server, stored, sync_api, upload  # noqa: F401 (fixtures)
+from tests.api.test_browser import page, ready, serve, server, stored, sync_api, upload  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 expect = sync_api.expect

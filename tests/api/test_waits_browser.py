@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from tests.api.conftest import MISREAD
-from tests.api.test_browser import browser, check_screen, expect, phone, ready, serve, server, upload  # noqa: F401
+from tests.api.test_browser import check_screen, expect, phone, ready, serve, server, upload  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from mahjong.shanten import Shanten
 from fanshot.datasets.synth.hands import RULESETS, random_request, random_tiles
 from fanshot.scoring import score
 from fanshot.scoring import tiles as t
-from fanshot.scoring.analysis import analyse, shanten
+from fanshot.scoring.analysis import Setting, _drawn_shanten, _setting, analyse, shanten
 from fanshot.scoring.errors import ScoringError
 from fanshot.scoring.hand import Hand
 from fanshot.scoring.rules import load
@@ -240,6 +240,58 @@ def test_every_wait_is_valued_by_the_scorer(seed: int, ruleset: str) -> None:
     for wait in answer["waits"]:
         assert wait["self_draw"] == _scored(waiting, wait["tile"], {"win": "self_draw"})
         assert wait["discard"] == _scored(waiting, wait["tile"], {"win": "discard", "discarder": previous})
+
+
+# ---- the draw search: one shanten per kind of draw gives every tile's --------------------------------------------
+
+def _every_draw(setting: Setting, concealed: tuple[str, ...]) -> list[tuple[str, int]]:
+    """The exhaustive reference: one shanten per tile left to draw."""
+    return [(code, setting.shanten(concealed + (code,))) for code in t.PLAYING_TILES if setting.remaining(code)]
+
+
+def _draws_agree(request: dict) -> int:
+    """The fast draw search equals the exhaustive one on the request's 13 tiles, or on each 13 a discard from
+    its 14 leaves; the number of 13-tile hands checked."""
+    setting = _setting(request)
+    concealed = setting.hand.concealed
+    hands = [concealed] if len(concealed) % 3 == 1 else \
+        [tuple(concealed[:i] + concealed[i + 1:]) for i, code in enumerate(concealed) if code not in concealed[:i]]
+    for hand in hands:
+        assert _drawn_shanten(setting, hand) == _every_draw(setting, hand), (request, hand)
+    return len(hands)
+
+
+DRAW_OPTIONS = ({}, {"seven_pairs": True, "seven_pairs_quads": False}, {"seven_pairs": True},
+                {"ghosts": "white"}, {"ghosts": "white", "seven_pairs": False})
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_draw_search_equals_one_shanten_per_tile(ruleset: str) -> None:
+    """Seeded random hands: winning hands less their winning tile (melds, kongs, ghosts of every mode, 七对,
+    十三幺), checked on every discard; and standing tiles of every shape and distance, with and without 七对 and
+    a white ghost where the rule set has ghosts."""
+    rng = random.Random(ruleset)
+    for _ in range(12):
+        waiting, _ = _waiting(random_request(rng, ruleset))
+        assert _draws_agree(waiting)
+    ghost_play = "no_ghost" in load(ruleset).table("bonuses")  # the rule sets that play with ghosts
+    for options in DRAW_OPTIONS:
+        if "ghosts" in options and not ghost_play:
+            continue
+        for _ in range(8):
+            tiles = _codes(random_tiles(rng, rng.choice((13, 14)), max_copies=4))
+            assert _draws_agree({"ruleset": ruleset, "options": options, "hand": {"concealed": "".join(tiles)}})
+
+
+@pytest.mark.parametrize("request_", [
+    pytest.param({"options": {"seven_pairs": True, "seven_pairs_quads": False},
+                  "hand": {"concealed": "1111m2233p4455s6z"}}, id="seven_pairs_under_seven_kinds"),
+    pytest.param({"options": {"seven_pairs": True}, "hand": {"concealed": "1111m2233p4455s6z"}},
+                 id="seven_pairs_quads_under_seven_kinds"),
+    *[pytest.param(row[1], id=row[0]) for row in WAIT_ROWS],  # 13 orphans, a fifth copy, ghosts, 满鬼
+])
+def test_the_draw_search_on_special_shapes(request_: dict) -> None:
+    assert _draws_agree(request_)
 
 
 # ---- refusals ---------------------------------------------------------------------------------------------
