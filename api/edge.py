@@ -1,6 +1,6 @@
 """The app's one middleware, around every route (streaming ones included): each request passes the concerns below
 in this order, each a function in its own module. One ASGI layer, not one per concern: each layer wrapped the
-request and the answer's sending again, which cost /v1/score a tenth of its HTTP overhead (BENCHMARKS.md, issue 36).
+request and the answer's sending again (four layers cost /v1/score ~0.01 ms a request more: BENCHMARKS.md, issue 36).
 
 - request id, metrics and access log (api/observability.py): every answer, refusals and 500s included;
 - who may ask, and the security headers on every answer (api/security.py);
