@@ -21,14 +21,13 @@ from fanshot.api.dependencies import (
     model_tile_namer,
 )
 from fanshot.api.docs import install_docs
-from fanshot.api.errors import InternalErrors, error_responses, install_error_handlers
+from fanshot.api.edge import Edge
+from fanshot.api.errors import error_responses, install_error_handlers
 from fanshot.api.game_events import Followers, LocalGameEvents, PostgresGameEvents
 from fanshot.api.game_store import SqlGameStore
 from fanshot.api.lifecycle import lifespan
-from fanshot.api.limits import BodyLimit
 from fanshot.api.metrics import Metrics
 from fanshot.api.model_versions import Adapter, ModelVersions
-from fanshot.api.observability import RequestContext
 from fanshot.api.routers import (
     analyse,
     classify,
@@ -44,7 +43,7 @@ from fanshot.api.routers import (
     tiles,
 )
 from fanshot.api.routers.page import RUNTIME, RUNTIME_PATH, STATIC
-from fanshot.api.security import Guard, Security
+from fanshot.api.security import Security
 from fanshot.api.store import Store
 from fanshot.api.work import RecognitionPool
 
@@ -79,10 +78,8 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.adapt = adapt
     app.state.model_versions = ModelVersions(engine, app.state.store.images, data_dir / "models", base_models)
     install_error_handlers(app)
-    app.add_middleware(InternalErrors)  # innermost: its 500s pass through the headers and ids added outside it
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
-    app.add_middleware(Guard, security=security or Security())
-    app.add_middleware(RequestContext, metrics=app.state.metrics)  # added last: outermost, so it times all
+    app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,
+                       uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
     if RUNTIME.is_dir():  # before /static, which would answer its paths with 404s
         app.mount(RUNTIME_PATH, StaticFiles(directory=RUNTIME), name="runtime")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -14,7 +14,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from fanshot.api.images import ImagesUnavailable
 from fanshot.api.model_files import ModelFilesMissing
@@ -104,7 +103,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(OSError)
     async def storage_fault(_: Request, error: OSError) -> JSONResponse:
         if error.errno not in STORAGE_ERRNOS:
-            raise error  # on to InternalErrors, which logs the traceback
+            raise error  # on to the edge middleware (api/edge.py), which logs the traceback and answers 500
         log.warning("storage fault: %r", error)
         return errors(503, {"code": "storage_unavailable", "message": "the server cannot store photos now (its "
                             "disk is full or read-only); try again later"},
@@ -131,32 +130,11 @@ def install_error_handlers(app: FastAPI) -> None:
                             "store now; try again later"}, headers={"Retry-After": STORAGE_RETRY_SECONDS})
 
 
-class InternalErrors:
-    """An unexpected exception answered with a 500 inside the app's own middleware, not by Starlette's outermost
-    ServerErrorMiddleware: so the answer gets the security headers and the request id the middleware outside this
-    one adds, and the exception stops here, its traceback logged, so that the server keeps the keep-alive
-    connection (one that sees an exception closes it, and the client's next request fails too: issue 36)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watched)
-        except Exception:
-            if started:  # part of an answer is out: only closing the connection can tell the client
-                raise
-            log.exception("internal error")
-            answer = errors(500, {"code": "internal", "message": "internal error; the server log has the details "
-                                  f"(request id {REQUEST_ID.get() or '-'})"})
-            await answer(scope, receive, send)
+def internal_error() -> JSONResponse:
+    """The 500 for the unexpected exception being handled, its traceback logged. Answered by the app's edge
+    middleware (api/edge.py), not by Starlette's outermost ServerErrorMiddleware: so it gets the security headers
+    and the request id, and the exception stops there, so that the server keeps the keep-alive connection (one
+    that sees an exception closes it, and the client's next request fails too: issue 36)."""
+    log.exception("internal error")
+    return errors(500, {"code": "internal", "message": "internal error; the server log has the details "
+                        f"(request id {REQUEST_ID.get() or '-'})"})

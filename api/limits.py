@@ -1,11 +1,14 @@
 """Request body limits: 413 at once when Content-Length is too big, or as soon as the bytes read pass the limit
-(a client may lie about, or omit, Content-Length). One limit for every request, larger ones for named uploads."""
+(a client may lie about, or omit, Content-Length). One limit for every request, larger ones for named uploads
+(api/edge.py applies them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from starlette.exceptions import HTTPException
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.responses import JSONResponse, Response
+from starlette.types import Message, Receive
 
 
 class BodyTooLarge(HTTPException):
@@ -18,39 +21,26 @@ def size_text(size: int) -> str:
     return f"{size // (1024 * 1024)} MB" if size >= 1024 * 1024 else f"{size // 1024} KB"
 
 
-class BodyLimit:
-    """`limit` bytes for every request body; `uploads` maps (method, path) to a larger limit."""
-
-    def __init__(self, app: ASGIApp, limit: int, uploads: dict[tuple[str, str], int] | None = None) -> None:
-        self.app, self.default, self.uploads = app, limit, uploads or {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.uploads.get((scope["method"], scope["path"]), self.default)
-        if declared_length(scope) > limit:
-            error = BodyTooLarge(limit)
-            response = JSONResponse({"errors": [{"code": "too_large", "message": error.detail}]}, 413,
-                                    headers={"Connection": "close"})  # the unread body is not wanted
-            await response(scope, receive, send)
-            return
-        received = 0
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if received > limit:
-                raise BodyTooLarge(limit)
-            return message
-
-        await self.app(scope, limited_receive, send)
+def too_large(limit: int, headers: Mapping[bytes, bytes]) -> Response | None:
+    """A 413 for a body whose Content-Length is over `limit`, else None (the bytes are counted as they come:
+    `limited`). `headers`: the request's, by lower-case name."""
+    declared = headers.get(b"content-length", b"")
+    if not (declared.isdigit() and int(declared) > limit):
+        return None
+    return JSONResponse({"errors": [{"code": "too_large", "message": BodyTooLarge(limit).detail}]}, 413,
+                        headers={"Connection": "close"})  # the unread body is not wanted
 
 
-def declared_length(scope: Scope) -> int:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            return int(value) if value.isdigit() else 0
-    return 0
+def limited(receive: Receive, limit: int) -> Receive:
+    """`receive`, raising BodyTooLarge as soon as the body's bytes pass `limit`."""
+    received = 0
 
+    async def limited_receive() -> Message:
+        nonlocal received
+        message = await receive()
+        received += len(message.get("body", b""))
+        if received > limit:
+            raise BodyTooLarge(limit)
+        return message
+
+    return limited_receive

@@ -1,6 +1,6 @@
-"""Each request's id, access log line and metrics. The id is the client's `X-Request-ID` when it sends a sane one
-(a load balancer's, so one id follows a request through every hop), else a new one; it is answered in
-`X-Request-ID` and is on every log line written while the request runs."""
+"""Each request's id, access log line and metrics (api/edge.py calls these on every request). The id is the
+client's `X-Request-ID` when it sends a sane one (a load balancer's, so one id follows a request through every
+hop), else a new one; it is answered in `X-Request-ID` and is on every log line written while the request runs."""
 
 from __future__ import annotations
 
@@ -9,16 +9,15 @@ import logging
 import re
 import time
 import uuid
+from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import Any
 
-from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from fanshot.api.metrics import UNMATCHED, Metrics
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
-HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")  # what is safe to copy into logs and headers
 access_log = logging.getLogger("fanshot.access")
 
@@ -29,45 +28,24 @@ def route_template(scope: Scope) -> str:
     return getattr(route, "path", None) or UNMATCHED
 
 
-def request_id_of(scope: Scope) -> str:
-    for name, value in scope["headers"]:
-        if name == b"x-request-id":
-            text = value.decode("latin-1")
-            if SANE_ID.fullmatch(text):
-                return text
+def request_id_of(headers: Mapping[bytes, bytes]) -> str:
+    """The client's `X-Request-ID` when it is sane, else a new one (`headers`: the request's, by lower-case name)."""
+    sent = headers.get(b"x-request-id")
+    if sent is not None:
+        text = sent.decode("latin-1")
+        if SANE_ID.fullmatch(text):
+            return text
     return uuid.uuid4().hex
 
 
-class RequestContext:
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
-        self.app, self.metrics = app, metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        request_id = request_id_of(scope)
-        REQUEST_ID.set(request_id)
-        start = time.perf_counter()
-        status = 500  # unless the app starts an answer
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                MutableHeaders(scope=message).append(HEADER, request_id)
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            seconds = time.perf_counter() - start
-            route = route_template(scope)
-            self.metrics.request(scope["method"], route, status, seconds)
-            if access_log.isEnabledFor(logging.INFO):  # --access-log; else its fields are not even gathered
-                access_log.info("%s %s %d", scope["method"], scope["path"], status, extra={
-                    "method": scope["method"], "path": scope["path"], "route": route, "status": status,
-                    "duration_ms": round(seconds * 1000, 1), "client": (scope.get("client") or ("", 0))[0]})
+def record_request(metrics: Metrics, scope: Scope, status: int, seconds: float) -> None:
+    """The request's metrics and, with --access-log, its access line."""
+    route = route_template(scope)
+    metrics.request(scope["method"], route, status, seconds)
+    if access_log.isEnabledFor(logging.INFO):  # --access-log; else its fields are not even gathered
+        access_log.info("%s %s %d", scope["method"], scope["path"], status, extra={
+            "method": scope["method"], "path": scope["path"], "route": route, "status": status,
+            "duration_ms": round(seconds * 1000, 1), "client": (scope.get("client") or ("", 0))[0]})
 
 
 class RequestIdFilter(logging.Filter):

@@ -1,5 +1,5 @@
-"""Who may use the server, and how its answers may be used (one ASGI middleware for every route, streaming ones
-included: it reads the request's headers and adds headers to the answer's start).
+"""Who may use the server, and how its answers may be used (checked, and the headers added, for every route,
+streaming ones included, by the app's edge middleware: api/edge.py).
 
 - Host: only names of this server (localhost, this machine's addresses, names given with --allowed-host) are
   served: a page on another name that DNS points here (rebinding) gets 421, not the dataset.
@@ -21,15 +21,14 @@ import hmac
 import ipaddress
 import re
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from starlette.datastructures import Headers
-from starlette.responses import JSONResponse, RedirectResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.types import Scope
 
 TOKEN_COOKIE = "fanshot_token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -124,65 +123,49 @@ def refusal(status: int, code: str, message: str, **headers: str) -> JSONRespons
     return JSONResponse({"errors": [{"code": code, "message": message}]}, status_code=status, headers=headers)
 
 
-class Guard:
-    def __init__(self, app: ASGIApp, security: Security) -> None:
-        self.app, self.security = app, security
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        answer = self.refusal(scope)
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.headers(scope)]
-            await send(message)
-
-        await (answer or self.app)(scope, receive, send_with_headers)
-
-    def refusal(self, scope: Scope) -> JSONResponse | RedirectResponse | None:
-        headers = Headers(scope=scope)
-        host = headers.get("host", "")
-        if not self.security.host_allowed(host):
-            return refusal(421, "unknown_host", f"this server does not answer to the name {host_name(host)!r}; "
-                           "start it with --allowed-host NAME to allow that name")
-        if scope["method"] in UNSAFE_METHODS and cross_site(headers, host):
-            return refusal(403, "cross_origin", "a request from another site may not change anything here")
-        token = self.security.token
-        if token is None or scope["path"] in OPEN_PATHS:
-            return None
-        offered = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [None])[0]
-        if scope["path"] == "/" and offered is not None and hmac.compare_digest(offered, token):
-            page = RedirectResponse("/", status_code=303)  # the token leaves the address bar and the history
-            page.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict",
-                            secure=scope.get("scheme") == "https")
-            return page
-        if not any(hmac.compare_digest(candidate, token) for candidate in presented_tokens(headers)):
-            return refusal(401, "unauthorized", "this server needs its access token: send `Authorization: Bearer "
-                           "TOKEN`, or open the page once as /?token=TOKEN", **{"WWW-Authenticate": "Bearer"})
+def refusal_of(security: Security, scope: Scope, headers: Mapping[bytes, bytes]) -> Response | None:
+    """The answer to a request that may not pass (wrong host, cross-site write, no token), else None; `headers`:
+    the request's, by lower-case name."""
+    host = headers.get(b"host", b"").decode("latin-1")
+    if not security.host_allowed(host):
+        return refusal(421, "unknown_host", f"this server does not answer to the name {host_name(host)!r}; "
+                       "start it with --allowed-host NAME to allow that name")
+    if scope["method"] in UNSAFE_METHODS and cross_site(headers, host):
+        return refusal(403, "cross_origin", "a request from another site may not change anything here")
+    token = security.token
+    if token is None or scope["path"] in OPEN_PATHS:
         return None
+    offered = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [None])[0]
+    if scope["path"] == "/" and offered is not None and hmac.compare_digest(offered, token):
+        page = RedirectResponse("/", status_code=303)  # the token leaves the address bar and the history
+        page.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict", secure=scope.get("scheme") == "https")
+        return page
+    if not any(hmac.compare_digest(candidate, token) for candidate in presented_tokens(headers)):
+        return refusal(401, "unauthorized", "this server needs its access token: send `Authorization: Bearer "
+                       "TOKEN`, or open the page once as /?token=TOKEN", **{"WWW-Authenticate": "Bearer"})
+    return None
 
-    @staticmethod
-    def headers(scope: Scope) -> list[tuple[bytes, bytes]]:
-        return DOCS_HEADERS if scope["path"] in DOCS_PATHS else PAGE_HEADERS
+
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every answer on `path` carries."""
+    return DOCS_HEADERS if path in DOCS_PATHS else PAGE_HEADERS
 
 
-def cross_site(headers: Headers, host: str) -> bool:
-    origin = headers.get("origin")
+def cross_site(headers: Mapping[bytes, bytes], host: str) -> bool:
+    origin = headers.get(b"origin")
     if origin is not None:
-        return origin == "null" or urlsplit(origin).netloc.lower() != host.lower()
-    return headers.get("sec-fetch-site") == "cross-site"
+        return origin == b"null" or urlsplit(origin.decode("latin-1")).netloc.lower() != host.lower()
+    return headers.get(b"sec-fetch-site") == b"cross-site"
 
 
-def presented_tokens(headers: Headers) -> list[str]:
+def presented_tokens(headers: Mapping[bytes, bytes]) -> list[str]:
     tokens = []
-    scheme, _, credentials = headers.get("authorization", "").partition(" ")
+    scheme, _, credentials = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
     if scheme.lower() == "bearer" and credentials.strip():
         tokens.append(credentials.strip())
     cookie = SimpleCookie()
     try:
-        cookie.load(headers.get("cookie", ""))
+        cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
     except CookieError:  # a malformed Cookie header carries no token
         return tokens
     if TOKEN_COOKIE in cookie:

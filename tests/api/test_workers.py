@@ -52,3 +52,17 @@ def test_workers_stop_when_their_supervisor_is_killed(tmp_path):
         for worker in workers:
             if alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_a_server_process_keeps_its_app_out_of_the_collectors_passes(tmp_path, monkeypatch):
+    # issue 36: gc.freeze() ran before the app was made, so each full pass under load walked the whole app again
+    import gc
+
+    from fanshot.api.cli import DATA_DIR_VARIABLE, app_from_environment
+
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
+    try:
+        app = app_from_environment()
+        assert all(tracked is not app for tracked in gc.get_objects())  # frozen objects are in no generation
+    finally:
+        gc.unfreeze()
