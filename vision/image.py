@@ -74,7 +74,13 @@ class Original:
         return max(_open(self.data).size)
 
     def pixels(self) -> np.ndarray:
-        return load_photo(self.data, reserve=self.reserve)
+        """At full size, or halved as often as the decode's memory bound needs (a 50 MP JPEG at half size): the
+        photo was accepted, so reading it closer must not refuse it."""
+        image = _open(self.data)
+        side = max(image.size)
+        while side > MIN_SIDE and decode_cost(image, side)[1] > MAX_DECODE_BYTES:
+            side //= 2
+        return load_photo(self.data, max_side=side, reserve=self.reserve)
 
 
 def check_room_for_a_hand(width: int, height: int) -> None:
@@ -111,8 +117,7 @@ def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = l
         raise PhotoError("too_many_scans", f"the JPEG holds {scans} scans of {width}×{height} pixels; photos have "
                          f"about ten, and one this size may hold at most {most} (save it again as an ordinary, "
                          "baseline JPEG, or smaller)")
-    scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
-    cost = decode_bytes(image, scale, max_side)
+    scale, cost = decode_cost(image, max_side)
     if cost > MAX_DECODE_BYTES:
         raise PhotoError("too_many_pixels", f"this {image.format} of {width}×{height} pixels would take about "
                          f"{cost >> 20} MB to decode; at most {MAX_DECODE_BYTES >> 20} MB (a JPEG of up to "
@@ -137,6 +142,13 @@ def most_jpeg_scans(width: int, height: int) -> int:
 
 def is_jpeg(image: Image.Image) -> bool:
     return image.format in ("JPEG", "MPO")
+
+
+def decode_cost(image: Image.Image, max_side: int | None) -> tuple[int, int]:
+    """The JPEG draft scale a decode to `max_side` takes (1 for other formats), and its memory (`decode_bytes`)."""
+    width, height = image.size
+    scale = draft_scale(width, height, max_side) if max_side is not None and is_jpeg(image) else 1
+    return scale, decode_bytes(image, scale, max_side)
 
 
 def decode_bytes(image: Image.Image, scale: int, max_side: int | None) -> int:

@@ -91,3 +91,17 @@ def test_no_full_size_decode_where_it_cannot_help(why):
     look = look_at(boxes, kinds)
     after = recogniser.named_at_full_size(look, READ[1], READ[0], None if why == "no original" else original)
     assert after is look and read == [] and original.decodes == []
+
+
+def test_an_original_too_big_to_decode_whole_is_read_as_large_as_the_memory_bound_allows(monkeypatch):
+    import io
+
+    from PIL import Image
+
+    from fanshot.vision import image as photos
+    data = io.BytesIO()
+    Image.new("RGB", (2000, 1500), "white").save(data, "JPEG")
+    monkeypatch.setattr(photos, "MAX_DECODE_BYTES", 20 * 1024 * 1024)  # 3 MP whole takes ~60 MB; halved, ~15
+    with pytest.raises(photos.PhotoError):
+        photos.load_photo(data.getvalue())
+    assert photos.Original(data.getvalue()).pixels().shape == (750, 1000, 3)
