@@ -1,11 +1,14 @@
 """`fine_crops`: the small faces of a photo shrunk to be read are named from crops of the photo at full size."""
 
+import io
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import pytest
+from PIL import Image
 
+from fanshot.vision import image as photos
 from fanshot.vision.config import RecogniserConfig
 from fanshot.vision.geometry import cut_crop
 from fanshot.vision.recogniser import Detections, Look
@@ -94,11 +97,6 @@ def test_no_full_size_decode_where_it_cannot_help(why):
 
 
 def test_an_original_too_big_to_decode_whole_is_read_as_large_as_the_memory_bound_allows(monkeypatch):
-    import io
-
-    from PIL import Image
-
-    from fanshot.vision import image as photos
     data = io.BytesIO()
     Image.new("RGB", (2000, 1500), "white").save(data, "JPEG")
     monkeypatch.setattr(photos, "MAX_DECODE_BYTES", 20 * 1024 * 1024)  # 3 MP whole takes ~60 MB; halved, ~15
