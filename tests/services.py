@@ -35,6 +35,10 @@ def needs_train_extra() -> None:
     """Skip a module that trains (ultralytics, torch) where the `train` extra is not installed; fail in CI."""
     if importlib.util.find_spec("ultralytics") is None or importlib.util.find_spec("torch") is None:
         unavailable("the `train` extra (ultralytics, torch)", "pip install -e '.[train]'")
+    # ultralytics binds its log handler to sys.stdout as its first import finds it. Imported now, at collection, that
+    # is pytest's capture for the whole run; first imported inside a test with capsys, it is a buffer closed when that
+    # test ends, and every later log line in the worker prints a "Logging error" traceback into other tests' stderr.
+    importlib.import_module("ultralytics")
 
 
 def free_port() -> int:
