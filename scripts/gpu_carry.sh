@@ -1,12 +1,14 @@
 #!/bin/bash
 # Prepare what scripts/gpu_train.sh carries to the GPU machine, here: carry/gpu.tgz (gpu/data, gpu/art, .whl), and
-# print its size beside the tracked files' (a call carries 64 MiB in all). `.git/info/exclude` should list /gpu/,
-# /.whl/ and /carry/. Needs the imported real photos (`fanshot dataset import ... work/real43`), `fanshot art`, and
-# the train extra's fonttools (pyftsubset). Builds work/train-rows and work/clutter-neg if they are not there.
+# print its size beside the tracked files' (a call carries 64 MiB in all; .gitignore keeps all three out of git).
+# Needs the train extra's fonttools (pyftsubset). On a fresh checkout it first imports the real
+# photos (work/real43), fetches the art (`fanshot art`) and builds work/train-rows and work/clutter-neg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ART=${ART:-$HOME/.cache/fanshot/art}; PY=${PY:-python3}
 fanshot() { $PY -m fanshot "$@"; }
+[ -d work/real43 ] || fanshot dataset import ../shared/data/chinese-mahjong-detection work/real43
+[ -d "$ART/faces" ] || fanshot art --cache "$ART"
 [ -d work/train-rows ] || fanshot evalsets --train-rows 300 --seed 501 --out work/train-rows
 [ -d work/clutter-neg ] || fanshot evalsets --out work/clutter-neg --seed 100 --rows 0 --big 0 --clutter 150
 rm -rf gpu carry .whl && mkdir -p gpu/art/faces carry

@@ -8,7 +8,7 @@
 # localiser's set and the classifier's crops from the pack and the renders (`fanshot train data`, not-a-tile
 # crops from the negatives), trains the localiser and then the classifier, each from the shipped model, and
 # exports both to ONNX with a vision.json that keeps the shipped recogniser's settings: $OUT/models, ready for
-# `fanshot eval --models` and `fanshot choose`. Weights, results and logs go to $OUT too.
+# `fanshot eval --models` and `fanshot choose`. Both checkpoints go to $OUT too, the logs and results in logs.tgz.
 # Time: what is left of DEADLINE seconds after the data is built, less RESERVE for the exports, goes to the
 # localiser (LOCALISER_SHARE of it) and then to the classifier (the rest), unless LOCALISER_HOURS or
 # CLASSIFIER_HOURS is set.
@@ -82,4 +82,8 @@ for kind in localiser classifier; do
   cp $runs/$kind/results.csv $OUT/$kind-results.csv; cp $runs/$kind/weights/best.pt $OUT/$kind-best.pt
   tail -3 $OUT/$kind-results.csv | cut -d, -f1-8
 done
+# At most 8 files come back from the device machine: the logs and the epochs' results travel as one archive, so that
+# the two models (3 files), both checkpoints, logs.tgz and the call's own run.log make 7.
+logs=(localiser.log classifier.log export.log localiser-results.csv classifier-results.csv)
+tar -czf $OUT/logs.tgz -C $OUT "${logs[@]}" && (cd $OUT && rm "${logs[@]}")
 elapsed "exported to $OUT/models"

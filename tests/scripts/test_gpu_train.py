@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,13 @@ def test_the_dry_run_trains_both_models_and_exports_a_folder_the_recogniser_read
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     for step in ("rendered", "data built", "localiser trained", "classifier trained", "exported"):
         assert f": {step}" in run.stdout
-    assert {"localiser-best.pt", "classifier-best.pt", "localiser.log", "classifier.log"} <= {
-        path.name for path in out.iterdir()}
+    back = [path for path in out.rglob("*") if path.is_file()]
+    assert {"localiser-best.pt", "classifier-best.pt", "logs.tgz"} <= {path.name for path in back}
+    # what the device machine sends back: 8 files at most (the call's run.log is one more), 2 folders down, 16 MiB each
+    assert len(back) <= 7 and all(len(path.relative_to(out).parts) <= 3 for path in back)
+    assert all(path.stat().st_size <= 16 * 2**20 for path in back)
+    with tarfile.open(out / "logs.tgz") as logs:
+        assert {"localiser.log", "classifier.log", "export.log", "localiser-results.csv"} <= set(logs.getnames())
     exported, shipped = (json.loads((folder / "vision.json").read_text()) for folder in (out / "models", MODELS_DIR))
     assert exported["recogniser"] == shipped["recogniser"]
     assert exported["localiser"]["conf"] == shipped["localiser"]["conf"]
