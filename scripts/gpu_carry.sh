@@ -43,5 +43,5 @@ tar -czf carry/gpu.tgz gpu .whl
 echo "carry/gpu.tgz: $(( $(stat -c %s carry/gpu.tgz) / 1024 / 1024 )) MiB; tracked files:" \
   "$(( $(git ls-files -z | xargs -0 cat | wc -c) / 1024 / 1024 )) MiB (64 MiB in all)"
 # the device call (carry: ["carry"], timeout_s 580):
-#   mkdir -p /tmp/g && tar -xzf carry/gpu.tgz -C /tmp/g && cp -r /tmp/g/.whl . && \
+#   set -o pipefail; mkdir -p /tmp/g && tar -xzf carry/gpu.tgz -C /tmp/g && cp -r /tmp/g/.whl . && \
 #   DATA=/tmp/g/gpu/data ART=/tmp/g/gpu/art bash scripts/gpu_train.sh 2>&1 | tee $OUT/run.log
