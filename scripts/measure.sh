@@ -1,6 +1,6 @@
 #!/bin/bash
 # The recogniser's measurements, as the model card gives them (run from the repository root, `fanshot` on the path):
-#   bash scripts/measure.sh sets                          build every evaluation set under work/ (about 6 minutes)
+#   bash scripts/measure.sh sets                          build the evaluation sets not yet under work/ (about 6 minutes)
 #   bash scripts/measure.sh choice NAME MODELS [OPTIONS]  the choice sets → work/choice-NAME.json
 #   bash scripts/measure.sh heldout NAME MODELS [OPTIONS] the test split and held-out sets → work/heldout-NAME.json
 #   bash scripts/measure.sh compare BASE CANDIDATE [OPTIONS]  the choice rule's verdict on the choice sets
@@ -14,21 +14,24 @@ E=work/evalsets
 OLD="--art drawn --art drawn-kai --art gnome-postmodern --art gnome-smooth --art kmahjongg-default
      --art kmahjongg-traditional --art noto-symbols2 --art symbola --art xmahjongg-real"
 
+# Each set is built unless its folder is there already (scripts/gpu_carry.sh imports work/real43, say).
+unless_built() { [ -e "$1" ] || "${@:2}"; }
+
 sets() {
-  fanshot dataset import ../shared/data/chinese-mahjong-detection work/real43  # applies our label corrections
+  unless_built work/real43 fanshot dataset import ../shared/data/chinese-mahjong-detection work/real43  # our corrections
   for split in valid test; do fanshot dataset manifest work/real43/$split --out work/real43/$split.jsonl; done
   fanshot art && fanshot art --source kmahjongg-classic  # Debian's librsvg2-bin draws the SVG sets
-  fanshot synth --randomise --n 200 --seed 4343 $OLD --out work/tune-random
-  fanshot synth --n 200 --seed 4545 $OLD --out work/tune-plain
-  fanshot evalsets --out $E
-  fanshot evalsets --out work/clutter-tune --seed 200 --rows 0 --big 0 --clutter 100
-  fanshot synth --art kmahjongg-classic --n 20 --seed 3101 --out work/classic-adapt
-  fanshot synth --scatter --n 150 --seed 7171 --out work/scatter-tune
+  unless_built work/tune-random fanshot synth --randomise --n 200 --seed 4343 $OLD --out work/tune-random
+  unless_built work/tune-plain fanshot synth --n 200 --seed 4545 $OLD --out work/tune-plain
+  unless_built $E fanshot evalsets --out $E
+  unless_built work/clutter-tune fanshot evalsets --out work/clutter-tune --seed 200 --rows 0 --big 0 --clutter 100
+  unless_built work/classic-adapt fanshot synth --art kmahjongg-classic --n 20 --seed 3101 --out work/classic-adapt
+  unless_built work/scatter-tune fanshot synth --scatter --n 150 --seed 7171 --out work/scatter-tune
   # held out
-  fanshot synth --n 200 --seed 5151 $OLD --out $E/rendered
-  fanshot synth --randomise --n 150 --seed 6161 $OLD --out work/rendered-random-v2
-  fanshot synth --scatter --n 150 --seed 7272 --out work/scatter-eval
-  python3 benchmarks/vision_latency.py --make-12mp work/real43/test.jsonl --out work/test-12mp
+  unless_built $E/rendered fanshot synth --n 200 --seed 5151 $OLD --out $E/rendered
+  unless_built work/rendered-random-v2 fanshot synth --randomise --n 150 --seed 6161 $OLD --out work/rendered-random-v2
+  unless_built work/scatter-eval fanshot synth --scatter --n 150 --seed 7272 --out work/scatter-eval
+  unless_built work/test-12mp python3 benchmarks/vision_latency.py --make-12mp work/real43/test.jsonl --out work/test-12mp
 }
 
 # the choice sets, in the order the model card lists them
