@@ -38,7 +38,12 @@ def needs_train_extra() -> None:
     # ultralytics binds its log handler to sys.stdout as its first import finds it. Imported now, at collection, that
     # is pytest's capture for the whole run; first imported inside a test with capsys, it is a buffer closed when that
     # test ends, and every later log line in the worker prints a "Logging error" traceback into other tests' stderr.
+    from fanshot.vision.image import restore_pillow_open  # binds Pillow's own opener before ultralytics replaces it
+
     importlib.import_module("ultralytics")
+    # The import also swaps Image.open for one that turns an unreadable photo into ModuleNotFoundError (pi_heif) in
+    # every later test of the worker; the product puts Pillow's back (configure_ultralytics), and so must the tests.
+    restore_pillow_open()
 
 
 def free_port() -> int:

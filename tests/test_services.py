@@ -1,10 +1,12 @@
-"""The throwaway servers the storage tests run against (tests/services.py) work and keep tests apart."""
+"""The test harness (tests/services.py): the throwaway servers the storage tests run against work and keep tests apart,
+and importing the train extra leaves the process as the product leaves it."""
 
 import boto3
 import psycopg
+from PIL import Image
 
 from fanshot.api.database import current_revision, head_revision, open_database
-from tests.services import new_database
+from tests.services import needs_train_extra, new_database
 
 
 def test_each_test_gets_its_own_empty_postgres_database(postgres_url, postgres_cluster_url):
@@ -35,3 +37,8 @@ def test_the_s3_server_keeps_objects(s3_images_url, s3_endpoint):
     s3 = boto3.client("s3", endpoint_url=s3_endpoint)
     s3.put_object(Bucket=bucket, Key="photos/a.jpg", Body=b"jpeg")
     assert s3.get_object(Bucket=bucket, Key="photos/a.jpg")["Body"].read() == b"jpeg"
+
+
+def test_the_train_extra_leaves_pillows_own_opener_to_the_tests_after_it():
+    needs_train_extra()
+    assert Image.open.__module__ == "PIL.Image"  # not ultralytics' patch, which raises ModuleNotFoundError (pi_heif)
