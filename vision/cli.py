@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fanshot.vision.choice import Verdict
+    from fanshot.vision.evaluation.choice import Verdict
     from fanshot.vision.recogniser import Recogniser
 
 
@@ -181,7 +181,7 @@ def _load(models: Path | None, conf: float | None, without: list[str]) -> Recogn
 
 
 def _read(args: argparse.Namespace) -> int:
-    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.evaluation.evaluate import read_photo
 
     result, ms = read_photo(args.photo, _recogniser(args))
     if args.json:
@@ -203,7 +203,7 @@ ROW_COLUMNS = ("images", "precision", "recall", "f1", "exact_match", "false_per_
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from fanshot.vision.evaluate import evaluate_set
+    from fanshot.vision.evaluation.evaluate import evaluate_set
 
     sets = [*args.sets, *args.yolo]
     if not sets:
@@ -214,7 +214,7 @@ def _eval(args: argparse.Namespace) -> int:
         recogniser = _recogniser(args)  # loaded once, outside the per-photo timing
         _print_reports(args, {str(path): evaluate_set(path, recogniser, args.split, args.photos) for path in sets})
         return 0
-    from fanshot.vision.report import figures_document, write_report
+    from fanshot.vision.evaluation.report import figures_document, write_report
 
     results = _evaluate(sets, args.models, args.conf, args.without, args)
     about = _about(args.models, args.conf, args.without, args)
@@ -228,9 +228,9 @@ def _eval(args: argparse.Namespace) -> int:
 
 def _evaluate(sets: list[Path], models: Path | None, conf: float | None, without: list[str],
               args: argparse.Namespace) -> list:
-    """Each set read by one version, with each photo's reading kept (vision/report.py's `SetResult`s)."""
-    from fanshot.vision.evaluate import evaluate_set
-    from fanshot.vision.report import SetResult
+    """Each set read by one version, with each photo's reading kept (vision/evaluation/report.py's `SetResult`s)."""
+    from fanshot.vision.evaluation.evaluate import evaluate_set
+    from fanshot.vision.evaluation.report import SetResult
 
     recogniser = _load(models, conf, without)
     results = []
@@ -255,8 +255,8 @@ def _about(models: Path | None, conf: float | None, without: list[str], args: ar
 
 
 def _compare(args: argparse.Namespace, sets: list[Path]) -> int:
-    """Both versions over the same sets, judged by the choice rule (vision/choice.py), as `fanshot choose` does."""
-    from fanshot.vision.choice import verdict
+    """Both versions over the same sets, judged by the choice rule (evaluation/choice.py), as `fanshot choose` does."""
+    from fanshot.vision.evaluation.choice import verdict
 
     if args.conf is not None or args.without or args.photos:
         raise ValueError("with --compare, name each side's settings: --base-conf, --base-without, "
@@ -269,7 +269,7 @@ def _compare(args: argparse.Namespace, sets: list[Path]) -> int:
     (base, base_about), (candidate, candidate_about) = sides
     result = verdict({r.name: r.summary for r in base}, {r.name: r.summary for r in candidate})
     if args.report:
-        from fanshot.vision.report import write_report
+        from fanshot.vision.evaluation.report import write_report
 
         names = (_side_name(base_models, args.base_conf, args.base_without),
                  _side_name(candidate_models, args.candidate_conf, args.candidate_without))
@@ -322,7 +322,7 @@ def _read_report(path: Path) -> dict:
 
 
 def _choose(args: argparse.Namespace) -> int:
-    from fanshot.vision.choice import verdict
+    from fanshot.vision.evaluation.choice import verdict
 
     base, candidate = _read_report(args.base), _read_report(args.candidate)
     if len(base) == len(candidate) == 1:  # one set each, named by its report file: pair them

@@ -56,7 +56,7 @@ def test_eval_without_a_set_is_refused(capsys):
 
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
 def test_eval_prints_a_row_per_set_and_counts_false_tiles_per_photo(tmp_path, capsys):
-    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.evaluation.evaluate import read_photo
     from fanshot.vision.recogniser import shipped
 
     result, _ = read_photo(SAMPLE, shipped())

@@ -3,8 +3,8 @@ import json
 import numpy as np
 
 from fanshot.vision.config import Layout
-from fanshot.vision.evaluate import Tally, hand_view, true_hand, variant_counts
-from fanshot.vision.metrics import Boxes
+from fanshot.vision.evaluation.evaluate import Tally, hand_view, true_hand, variant_counts
+from fanshot.vision.evaluation.metrics import Boxes
 
 HAND = {"concealed": "11m234p567s777z", "melds": [{"kind": "kong", "tiles": "9999m", "concealed": True,
                                                     "fed_by": None}], "winning_tile": "7z"}

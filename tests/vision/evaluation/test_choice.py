@@ -1,11 +1,19 @@
-"""The choice rule (vision/choice.py): per-set changes with a paired bootstrap interval, and the verdict."""
+"""The choice rule (vision/evaluation/choice.py): per-set changes with a paired bootstrap interval, and the verdict."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from fanshot.vision.choice import MEAN_RISE, SMALL_SET, compare_set, micro_f1, paired_interval, photo_counts, verdict
+from fanshot.vision.evaluation.choice import (
+    MEAN_RISE,
+    SMALL_SET,
+    compare_set,
+    micro_f1,
+    paired_interval,
+    photo_counts,
+    verdict,
+)
 
 
 def photo(found: str, true: str, false: int | None = None) -> dict:

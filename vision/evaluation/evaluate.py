@@ -14,11 +14,9 @@ from PIL import Image
 from fanshot.datasets.progress import progress
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
-from fanshot.vision.breakdown import Reading, places
 from fanshot.vision.config import Layout
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
-from fanshot.vision.layout import group_tiles, place_hand, propose_hand
-from fanshot.vision.metrics import (
+from fanshot.vision.evaluation.breakdown import Reading, places
+from fanshot.vision.evaluation.metrics import (
     COCO_THRESHOLDS,
     Boxes,
     matched,
@@ -27,6 +25,8 @@ from fanshot.vision.metrics import (
     scores_by_width,
     stage_scores,
 )
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
+from fanshot.vision.layout import group_tiles, place_hand, propose_hand
 from fanshot.vision.recogniser import Recogniser
 
 
@@ -134,7 +134,7 @@ class Tally:
     def summary(self, photos: bool = False) -> dict:
         """`false_per_photo`: tiles found beyond the true multiset (faces and backs), per photo (on photos with no
         tile, every tile found is false). With `photos`, also each photo's faces found and true and its false
-        tiles (`photos`), for a paired comparison (vision/choice.py)."""
+        tiles (`photos`), for a paired comparison (vision/evaluation/choice.py)."""
         hands = {"hands": len(self.hands), "hand_exact": float(np.mean(self.hands)),
                  "layout_exact_on_labels": float(np.mean(self.layouts))} if self.hands else {}
         variants = {f"recall[{name}]": right / total for name, (right, total) in sorted(self.variants.items())

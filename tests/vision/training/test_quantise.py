@@ -10,7 +10,7 @@ from fanshot.vision.image import load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training.quantise import float_nodes, quantise
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
+SAMPLES = Path(__file__).resolve().parents[4] / "shared/data/chinese-mahjong-detection/test/images"
 HAND = SAMPLES / "hand_003_jpg.rf.567b6dbf8e3e90aedaa336215137bf82.jpg"  # one standing row of 14
 
 

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from fanshot.vision.metrics import (
+from fanshot.vision.evaluation.metrics import (
     COCO_THRESHOLDS,
     Boxes,
     average_precision,

@@ -1,7 +1,7 @@
 """The choice rule for a recogniser candidate (a model, a threshold, an inference rule), on the choice sets: it
 ships when the mean F1 over the sets rises by at least MEAN_RISE and no set falls by more than MOST_FALL, or, in a
 set of under SMALL_SET tiles, by more than one tile. Each set's change comes with a paired per-photo bootstrap
-interval. Inputs are `fanshot eval --json --photos` reports (vision/evaluate.py); numpy only."""
+interval. Inputs are `fanshot eval --json --photos` reports (vision/evaluation/evaluate.py); numpy only."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fanshot.vision.metrics import matched
+from fanshot.vision.evaluation.metrics import matched
 
 MEAN_RISE = 0.002
 MOST_FALL = 0.005

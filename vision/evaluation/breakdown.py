@@ -1,7 +1,7 @@
-"""What a recogniser gets wrong, tile by tile, for `fanshot eval --report` and `--compare` (vision/report.py draws
+"""What a recogniser gets wrong, tile by tile, for `fanshot eval --report` and `--compare` (evaluation/report.py draws
 it): each photo's true tiles paired with the tiles read, the confusion matrix between the 43 codes, F1 by where a
 tile lies (hand, meld, flowers, loose), the worst photos, and the photos two versions read differently. Pure
-functions of `Reading`s, which vision/evaluate.py collects; numpy only."""
+functions of `Reading`s, which vision/evaluation/evaluate.py collects; numpy only."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from fanshot.scoring.tiles import DETECTOR_CLASSES
-from fanshot.vision.metrics import Boxes, claim, tile_figures
+from fanshot.vision.evaluation.metrics import Boxes, claim, tile_figures
 
 NOT_A_TILE = "not a tile"  # the confusion matrix's last row: a tile read where none is
 MISSED = "missed"  # its last column: a true tile read as nothing

@@ -1,4 +1,4 @@
-"""`fanshot eval --report DIR`: the figures of vision/breakdown.py drawn as a page that opens from disk
+"""`fanshot eval --report DIR`: the figures of vision/evaluation/breakdown.py drawn as a page that opens from disk
 (DIR/index.html, its images beside it; no server, no script, no CDN): a row per set, per set the per-class
 figures and a confusion heat-map, F1 by tile width and by position, and the worst photos drawn with their true
 and read boxes; with `--compare`, the choice rule's verdict and the photos the two versions read differently,
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from fanshot.vision.breakdown import (
+from fanshot.vision.evaluation.breakdown import (
     MISSED,
     NOT_A_TILE,
     READ_LABELS,
@@ -30,9 +30,9 @@ from fanshot.vision.breakdown import (
     tile_label,
     worst,
 )
-from fanshot.vision.choice import Verdict
+from fanshot.vision.evaluation.choice import Verdict
+from fanshot.vision.evaluation.metrics import class_scores
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.metrics import class_scores
 
 WORST_PHOTOS = 8  # drawn per set
 CHANGED_PHOTOS = 8  # drawn per set in a comparison

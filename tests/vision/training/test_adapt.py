@@ -14,7 +14,7 @@ from fanshot.cli import main
 from fanshot.datasets.synth.dataset import synth_dataset
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.config import RecogniserConfig
-from fanshot.vision.metrics import Boxes
+from fanshot.vision.evaluation.metrics import Boxes
 from fanshot.vision.recogniser import MODELS_DIR, NOT_A_TILE, Detections, session, shipped
 from fanshot.vision.training import adapt, localiser_head
 from fanshot.vision.training.adapt import (

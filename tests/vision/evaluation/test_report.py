@@ -1,4 +1,4 @@
-"""`fanshot eval --report` and `--compare`: the pairing and confusion matrix (vision/breakdown.py) on made-up
+"""`fanshot eval --report` and `--compare`: the pairing and confusion matrix (vision/evaluation/breakdown.py) on made-up
 readings, then a report built from a real photo whose labels differ from the recogniser's reading in known ways."""
 
 import json
@@ -13,7 +13,7 @@ from PIL import Image
 from fanshot.cli import main
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import box_from_corners, format_data_yaml, format_labels
-from fanshot.vision.breakdown import (
+from fanshot.vision.evaluation.breakdown import (
     MISSED,
     NOT_A_TILE,
     READ_LABELS,
@@ -27,10 +27,10 @@ from fanshot.vision.breakdown import (
     tile_label,
     worst,
 )
-from fanshot.vision.metrics import Boxes
-from fanshot.vision.report import COLOURS, DRAWN_SIDE
+from fanshot.vision.evaluation.metrics import Boxes
+from fanshot.vision.evaluation.report import COLOURS, DRAWN_SIDE
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared/data/chinese-mahjong-detection/test/images"
+SAMPLE = Path(__file__).resolve().parents[4] / "shared/data/chinese-mahjong-detection/test/images"
 SAMPLE = next(iter(sorted(SAMPLE.glob("*.jpg"))), SAMPLE)
 
 
@@ -109,7 +109,7 @@ def labelled_copy(folder: Path, reading: dict) -> dict:
 
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
 def test_a_report_counts_the_confusion_of_a_labelled_set_and_draws_its_errors(tmp_path, capsys):
-    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.evaluation.evaluate import read_photo
     from fanshot.vision.recogniser import shipped
 
     reading, _ = read_photo(SAMPLE, shipped())
@@ -147,7 +147,7 @@ def test_a_report_counts_the_confusion_of_a_labelled_set_and_draws_its_errors(tm
 
 @pytest.mark.skipif(not SAMPLE.is_file(), reason="no shared test photo")
 def test_compare_judges_two_versions_by_the_choice_rule_and_draws_the_photos_that_changed(tmp_path, capsys):
-    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.evaluation.evaluate import read_photo
     from fanshot.vision.recogniser import MODELS_DIR, shipped
 
     reading, _ = read_photo(SAMPLE, shipped())
