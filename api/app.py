@@ -10,7 +10,6 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from fanshot.api.database import is_sqlite
 from fanshot.api.dependencies import (
     ModelLoader,
     Recognizer,
@@ -23,11 +22,8 @@ from fanshot.api.dependencies import (
 from fanshot.api.docs import install_docs
 from fanshot.api.edge import Edge
 from fanshot.api.errors import error_responses, install_error_handlers
-from fanshot.api.game_events import Followers, LocalGameEvents, PostgresGameEvents
-from fanshot.api.game_store import SqlGameStore
 from fanshot.api.lifecycle import lifespan
 from fanshot.api.metrics import Metrics
-from fanshot.api.model_versions import Adapter, ModelVersions
 from fanshot.api.routers import (
     analyse,
     classify,
@@ -44,7 +40,11 @@ from fanshot.api.routers import (
 )
 from fanshot.api.routers.page import RUNTIME, RUNTIME_PATH, STATIC
 from fanshot.api.security import Security
-from fanshot.api.store import Store
+from fanshot.api.storage.database import is_sqlite
+from fanshot.api.storage.game_events import Followers, LocalGameEvents, PostgresGameEvents
+from fanshot.api.storage.game_store import SqlGameStore
+from fanshot.api.storage.model_versions import Adapter, ModelVersions
+from fanshot.api.storage.store import Store
 from fanshot.api.work import RecognitionPool
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
@@ -57,7 +57,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
                security: Security | None = None) -> FastAPI:
-    """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py);
+    """The app on the data directory `data_dir`, or on the database and image store the URLs name (storage/store.py);
     `security`: the names it answers to and its access token (default: this machine's names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",

@@ -112,9 +112,9 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
 def db_upgrade(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from fanshot.api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
-    from fanshot.api.extras import MissingExtra
-    from fanshot.api.store import DATABASE_FILE
+    from fanshot.api.storage.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
+    from fanshot.api.storage.extras import MissingExtra
+    from fanshot.api.storage.store import DATABASE_FILE
 
     url = args.database_url or sqlite_url(Path(args.data_dir).resolve() / DATABASE_FILE)
     try:

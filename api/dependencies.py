@@ -14,11 +14,11 @@ import numpy as np
 from fastapi import Depends, Request
 
 from fanshot.api.errors import Refusal
-from fanshot.api.game_events import Followers, GameEvents
-from fanshot.api.game_store import GameStore
 from fanshot.api.metrics import Metrics
-from fanshot.api.model_versions import Adapter, ModelVersions
-from fanshot.api.store import Store
+from fanshot.api.storage.game_events import Followers, GameEvents
+from fanshot.api.storage.game_store import GameStore
+from fanshot.api.storage.model_versions import Adapter, ModelVersions
+from fanshot.api.storage.store import Store
 from fanshot.api.work import RecognitionPool
 from fanshot.vision.image import Original
 

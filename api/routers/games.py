@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.game_store import StoredGame
-from fanshot.api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
-from fanshot.api.store import tags
+from fanshot.api.schemas import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
+from fanshot.api.storage.game_store import StoredGame
+from fanshot.api.storage.store import tags
 from fanshot.scoring.game import Setup, check_setup, replay, scoresheet
 
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.

@@ -9,10 +9,10 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.model_files import ModelFilesMissing, etag, page_file
-from fanshot.api.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
-from fanshot.api.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
-from fanshot.api.store import Store
+from fanshot.api.schemas import ActiveModel, AdaptJob, ModelFigures, ModelListing
+from fanshot.api.storage.model_files import ModelFilesMissing, etag, page_file
+from fanshot.api.storage.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
+from fanshot.api.storage.store import Store
 
 router = APIRouter()
 SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly

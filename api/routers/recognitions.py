@@ -21,10 +21,10 @@ from fanshot.api.dependencies import (
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.frames import DamagedPhoto, framed, in_frame
-from fanshot.api.model_versions import BASE
-from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
-from fanshot.api.store import PreconditionFailed, entity_tag
+from fanshot.api.schemas import Confirmation, Recognition, StoredConfirmation, scorer_input
+from fanshot.api.storage.frames import DamagedPhoto, framed, in_frame
+from fanshot.api.storage.model_versions import BASE
+from fanshot.api.storage.store import PreconditionFailed, entity_tag
 from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
 from fanshot.scoring.tiles import sort_key

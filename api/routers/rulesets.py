@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from fanshot import scoring
 from fanshot.api.errors import error_responses, scorer_refusals
-from fanshot.api.models import RulesetDetails, RulesetSummary
+from fanshot.api.schemas import RulesetDetails, RulesetSummary
 
 router = APIRouter()
 

@@ -9,8 +9,8 @@ import httpx
 import numpy as np
 import pytest
 
-from fanshot.api.images import FolderImages
-from fanshot.api.store import Store
+from fanshot.api.storage.images import FolderImages
+from fanshot.api.storage.store import Store
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve
 from tests.api.test_recognitions import confirmation_of
 

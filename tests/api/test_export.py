@@ -5,8 +5,8 @@ import zipfile
 
 import numpy as np
 
-from fanshot.api.export import yolo_zip_stream
-from fanshot.api.store import Example
+from fanshot.api.storage.export import yolo_zip_stream
+from fanshot.api.storage.store import Example
 from tests.api.conftest import fake_recognize, jpeg
 from tests.api.test_recognitions import confirmation_of
 

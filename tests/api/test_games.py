@@ -15,10 +15,10 @@ import httpx
 import pytest
 
 from fanshot.api.app import create_app
-from fanshot.api.database import open_database, sqlite_url, upgrade
-from fanshot.api.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
-from fanshot.api.game_store import SqlGameStore
 from fanshot.api.routers.games import RECONNECT_MS
+from fanshot.api.storage.database import open_database, sqlite_url, upgrade
+from fanshot.api.storage.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
+from fanshot.api.storage.game_store import SqlGameStore
 from tests.api.conftest import fake_recognize, served
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos

@@ -13,7 +13,7 @@ import httpx
 import numpy as np
 import pytest
 
-from fanshot.api.store import Store
+from fanshot.api.storage.store import Store
 from fanshot.cli import main
 from fanshot.datasets.classes import CLASS_INDEX
 from tests.api.conftest import fake_recognize, free_port, jpeg, serve

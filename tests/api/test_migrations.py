@@ -12,7 +12,14 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from fanshot.api.app import create_app
-from fanshot.api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
+from fanshot.api.storage.database import (
+    SchemaOutOfDate,
+    current_revision,
+    head_revision,
+    metadata,
+    open_database,
+    upgrade,
+)
 from fanshot.cli import main
 from tests.api.conftest import fake_load_models, fake_recognize, jpeg, local_client
 

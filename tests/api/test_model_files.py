@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fanshot.api.images import FolderImages, ImagesUnavailable
-from fanshot.api.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
-from fanshot.api.model_versions import ModelVersions
+from fanshot.api.storage.images import FolderImages, ImagesUnavailable
+from fanshot.api.storage.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
+from fanshot.api.storage.model_versions import ModelVersions
 from tests.api.conftest import fake_recognize, jpeg
 from tests.api.test_models import (
     adapt,

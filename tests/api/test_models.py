@@ -273,7 +273,7 @@ def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
 
 
 def test_a_version_adapted_before_the_deep_kind_existed_is_listed_as_a_head_refit():
-    from fanshot.api.model_versions import held_out_figures
+    from fanshot.api.storage.model_versions import held_out_figures
 
     assert held_out_figures({"kept": "adapted", "held_out": figures(0.9)})["kind"] == "head"
     assert held_out_figures({"kind": "deep", "kept": "adapted", "held_out": figures(0.9)})["kind"] == "deep"

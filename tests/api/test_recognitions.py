@@ -180,7 +180,7 @@ def test_indices_that_name_no_such_tile_are_refused(client, recognition, change,
 
 
 def test_a_tile_without_a_box_is_placed_but_is_no_label(client, recognition):
-    """The export, which adaptation reads as well (api/export.py `labelled_files`), labels the tiles in the
+    """The export, which adaptation reads as well (api/storage/export.py `labelled_files`), labels the tiles in the
     photo alone: a tile added by hand has no box to learn from."""
     body = placed_confirmation(recognition)
     assert client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body).status_code == 200

@@ -1,4 +1,4 @@
-"""The recogniser's model versions, the active one, and the adaptation jobs (api/model_versions.py).
+"""The recogniser's model versions, the active one, and the adaptation jobs (api/storage/model_versions.py).
 
 Embedded databases of the release that added them without a migration already have these tables: kept as they are.
 

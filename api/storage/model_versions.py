@@ -1,8 +1,8 @@
 """Model versions of the app (docs/API.md "Adapting to a user's tile set"): the shipped models (`base`) and the
 versions `fanshot adapt` makes from the confirmed photos, each a models folder kept in the image store and fetched
-into DATA_DIR/models/<id> by an instance that recognises with it (api/model_files.py), listed with the figures
+into DATA_DIR/models/<id> by an instance that recognises with it (api/storage/model_files.py), listed with the figures
 measured on held-out confirmed photos, and each with its per-class figures (`figures`). The active version and the
-adaptation jobs live in the database (api/database.py), so every instance and worker process reads the same active
+adaptation jobs live in the database (database.py), so every instance and worker process reads the same active
 version on each request and sees every job's progress.
 
 An adaptation runs as a background thread of the process that was asked; its progress is written to the job's row. A
@@ -24,11 +24,11 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from fanshot.api.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
-from fanshot.api.export import labelled_files, stored_photo
-from fanshot.api.images import ImageStore
-from fanshot.api.model_files import ModelFiles
-from fanshot.api.store import Example, now
+from fanshot.api.storage.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
+from fanshot.api.storage.export import labelled_files, stored_photo
+from fanshot.api.storage.images import ImageStore
+from fanshot.api.storage.model_files import ModelFiles
+from fanshot.api.storage.store import Example, now
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
 

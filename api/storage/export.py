@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Any
 
-from fanshot.api import store
-from fanshot.api.frames import DamagedPhoto, in_frame
-from fanshot.api.images import ImageStore
+from fanshot.api.storage import store
+from fanshot.api.storage.frames import DamagedPhoto, in_frame
+from fanshot.api.storage.images import ImageStore
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.yolo import Box, format_data_yaml, format_labels
 

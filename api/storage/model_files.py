@@ -1,4 +1,4 @@
-"""An adapted model version's files in the image store (api/images.py), where every instance finds them: published
+"""An adapted model version's files in the image store (images.py), where every instance finds them: published
 under `models/<id>/` before the version is recorded, and fetched by an instance that lacks them into its local
 cache, `DATA_DIR/models/<id>`, which the recogniser loads (docs/API.md "Adapting to a user's tile set").
 
@@ -21,7 +21,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from fanshot.api.images import ImageStore, write_atomic
+from fanshot.api.storage.images import ImageStore, write_atomic
 
 PREFIX = "models"
 MANIFEST = "files.json"

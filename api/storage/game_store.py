@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from fanshot.api.database import games, reading, writing
-from fanshot.api.store import now
+from fanshot.api.storage.database import games, reading, writing
+from fanshot.api.storage.store import now
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class GameStore(Protocol):
 
 
 class SqlGameStore:
-    """Games in the records' database (api/database.py), beside the recognitions."""
+    """Games in the records' database (api/storage/database.py), beside the recognitions."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 from urllib.parse import urlparse
 
-from fanshot.api.extras import import_scale_extra
+from fanshot.api.storage.extras import import_scale_extra
 
 # Photo reads run in a few threads of their own, each waited on for at most READ_SECONDS, with at most
 # READS_WAITING queued or running: a hung or slow store then holds those threads only, never the pool every

@@ -1,7 +1,7 @@
 """The records' database, through SQLAlchemy Core: the embedded SQLite file by default, or PostgreSQL
 (`postgresql://USER@HOST:PORT/DB`, through psycopg 3) shared by any number of app instances.
 
-The tables are defined here once; their history is in api/migrations (Alembic), applied by `fanshot db upgrade`.
+The tables are defined here once; their history is in api/storage/migrations (Alembic), applied by `fanshot db upgrade`.
 The embedded database migrates itself when the app starts; a PostgreSQL one must be upgraded first (instances
 that start at once must not race to change a shared schema), else the app refuses to start and says so.
 
@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from fanshot.api.extras import import_scale_extra
+from fanshot.api.storage.extras import import_scale_extra
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 IMMEDIATE = "fanshot_immediate"  # execution option: this transaction writes (SQLite: take the write lock at BEGIN)
@@ -61,7 +61,7 @@ games = Table(
     Column("hands", Text, nullable=False),  # JSON
 )
 
-# The recogniser's model versions (api/model_versions.py)
+# The recogniser's model versions (api/storage/model_versions.py)
 model_versions = Table(
     "model_versions", metadata,
     Column("id", Text, primary_key=True),

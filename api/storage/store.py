@@ -1,5 +1,5 @@
-"""Recognitions and their confirmations: records in the database (api/database.py), photos in the image store
-(api/images.py). The embedded default keeps both under one data directory: `fanshot.sqlite3` (WAL) and `images/`.
+"""Recognitions and their confirmations: records in the database (api/storage/database.py), photos in the image store
+(images.py). The embedded default keeps both under one data directory: `fanshot.sqlite3` (WAL) and `images/`.
 A write the API has acknowledged is durable: the photo is stored (fsynced, or acknowledged by the object store)
 before its record is committed, and the commit is durable on both databases."""
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine, false, func, insert, select, update
 
-from fanshot.api.database import (
+from fanshot.api.storage.database import (
     confirmations,
     is_sqlite,
     open_database,
@@ -26,7 +26,7 @@ from fanshot.api.database import (
     upgrade,
     writing,
 )
-from fanshot.api.images import ImageStore, PhotoReads, open_images
+from fanshot.api.storage.images import ImageStore, PhotoReads, open_images
 
 DATABASE_FILE = "fanshot.sqlite3"
 

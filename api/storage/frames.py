@@ -1,7 +1,7 @@
 """A stored photo is in the frame of its boxes (issue 35): upright (its EXIF orientation applied) and at the size the
 recogniser read it (the recognition's `image`, at most 1600 px a side), so that a box's pixels are the photo's
 pixels for every reader: the page, the dataset export, adaptation, any client of `GET .../image`. A JPEG or PNG
-already in that frame is kept as uploaded, less its private metadata (api/privacy.py); any other photo as the
+already in that frame is kept as uploaded, less its private metadata (api/storage/privacy.py); any other photo as the
 pixels read: a PNG stays lossless, the rest becomes a JPEG."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from fanshot.api.privacy import ORIENTATION, without_private_metadata
+from fanshot.api.storage.privacy import ORIENTATION, without_private_metadata
 from fanshot.vision.image import PhotoError, load_photo, readable_exif
 
 KEPT_AS_UPLOADED = {"JPEG": ("image/jpeg", ".jpg"), "PNG": ("image/png", ".png")}

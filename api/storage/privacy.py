@@ -2,7 +2,7 @@
 GPS coordinates, the owner's name and serial numbers in its EXIF, XMP and IPTC blocks; a PNG may carry them in
 text chunks. Photos are kept, exported and served without them, the picture itself untouched (no re-encoding):
 only the EXIF orientation stays, which a viewer needs to show the picture upright (the app keeps a photo as
-uploaded only when it is upright already, and re-encodes any other: api/frames.py)."""
+uploaded only when it is upright already, and re-encodes any other: api/storage/frames.py)."""
 
 from __future__ import annotations
 
