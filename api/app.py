@@ -12,11 +12,11 @@ from fastapi.staticfiles import StaticFiles
 
 from fanshot.api.dependencies import (
     ModelLoader,
-    Recognizer,
+    Recogniser,
     TileNamer,
     load_shipped_models,
     model_adapter,
-    model_recognizer,
+    model_recogniser,
     model_tile_namer,
 )
 from fanshot.api.docs import install_docs
@@ -53,7 +53,7 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, database_url: str | None = None, images_url: str | None = None,
-               s3_endpoint_url: str | None = None, recognize: Recognizer = model_recognizer,
+               s3_endpoint_url: str | None = None, recognise: Recogniser = model_recogniser,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
                security: Security | None = None) -> FastAPI:
@@ -65,7 +65,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
                   responses=error_responses(422, 500), lifespan=lifespan)
     app.state.store = Store(data_dir, database_url=database_url, images_url=images_url,
                             s3_endpoint_url=s3_endpoint_url)
-    app.state.recognize = recognize
+    app.state.recognise = recognise
     app.state.name_tile = name_tile
     app.state.load_models = load_models
     app.state.metrics = Metrics()

@@ -16,8 +16,8 @@ from fanshot.api.dependencies import (
     MetricsDep,
     ModelLoaderDep,
     ModelVersionsDep,
+    RecogniserDep,
     RecognitionPoolDep,
-    RecognizerDep,
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
@@ -113,7 +113,7 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
 
 @router.post("/v1/recognitions", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
+async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: RecogniserDep, versions: ModelVersionsDep,
                              pool: RecognitionPoolDep, metrics: MetricsDep,
                              load_models: ModelLoaderDep) -> JSONResponse:
     clock = Stopwatch()
@@ -131,17 +131,17 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         clock.lap("queue")  # waiting for a recogniser's slot
         model = versions.active()  # per request: another instance or worker process may have switched it
         try:
-            result = {**recognize(pixels, model.folder, Original(data, pool.memory.reserve)),
+            result = {**recognise(pixels, model.folder, Original(data, pool.memory.reserve)),
                       "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
-            log.error("recognizer unavailable: %s", missing)
-            raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
+            log.error("recogniser unavailable: %s", missing)
+            raise Refusal(503, "model_unavailable", "the tile recogniser is not installed on this server") \
                 from missing
         clock.lap("recognise")
         height, width = pixels.shape[:2]
         stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
         clock.lap("store")
-        # the recognizer's own stages within "recognise" (localise, classify)
+        # the recogniser's own stages within "recognise" (localise, classify)
         stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
                                    if stage != "total"}}
         metrics.recognition(load_models() if model.id == BASE else model.id, stages)

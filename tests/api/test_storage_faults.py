@@ -17,7 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from fanshot.api.app import create_app
 from fanshot.api.storage.images import PhotoReads
-from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
+from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.api.test_score import REQUEST
 from tests.services import free_port
@@ -25,7 +25,7 @@ from tests.services import free_port
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(tmp_path, recognize=fake_recognize, name_tile=fake_name_tile, load_models=fake_load_models)
+    return create_app(tmp_path, recognise=fake_recognise, name_tile=fake_name_tile, load_models=fake_load_models)
 
 
 @pytest.mark.parametrize(("fault", "code"), [

@@ -68,7 +68,7 @@ def test_part_of_the_photos_is_held_out_and_the_rest_fitted(count):
     assert len(held) == max(1, round(count * adapt.HELD_OUT_SHARE))
 
 
-def test_a_photo_is_read_as_recognize_would_read_it():
+def test_a_photo_is_read_as_recognise_would_read_it():
     head = Head(np.eye(3, dtype=np.float32), np.zeros(3, dtype=np.float32), ("1m", "2m", NOT_A_TILE))
     features = np.array([[5, 0, 0], [0, 5, 0], [0, 0, 5], [5, 0, 0]], dtype=np.float32)
     photo = Photo("p", ("1m", "2m", BACK), np.array([0.9, 0.8, 0.7, 0.2]), np.array([False, False, False, True]),
