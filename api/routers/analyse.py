@@ -13,7 +13,7 @@ from fanshot.api.errors import scorer_refusals
 from fanshot.api.schemas import Hand, Number, ScoreRequest, inline_schema, scorer_input
 from fanshot.scoring.analysis import analyse as analyse_hand
 
-router = APIRouter()
+router = APIRouter(prefix="/v1/analyse", tags=["analyse"])
 
 
 class AnalyseHand(Hand):
@@ -65,7 +65,7 @@ class AnalyseResponse(Shanten):
     discards: list[DiscardChoice] | None = Field(None, description="14 tiles: every discard, best first")
 
 
-@router.post("/v1/analyse", response_model=AnalyseResponse)
+@router.post("", response_model=AnalyseResponse)
 def analyse(request: Annotated[AnalyseRequestJSON, Body()]) -> JSONResponse:
     """13 tiles: how far from ready (`shanten`), and when ready every winning tile with the tiles left and its fan
     and points by self-draw and by discard, else the tiles that help. 14 tiles without `winning_tile`: every

@@ -37,7 +37,7 @@ Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: in
 # sends the game's ETag it read, and another phone's change meanwhile makes it a 412, not a change to the wrong hand.
 GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read (GET answers it): the change is made "
                                            "only if the game has not changed since (else 412)")]
-router = APIRouter()
+router = APIRouter(prefix="/v1/games", tags=["games"])
 
 
 class GameCreate(Strict):
@@ -200,7 +200,7 @@ def inert(value: Any) -> Any:
     return f"'{value}" if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")) else value
 
 
-@router.post("/v1/games", status_code=201, response_model=Game)
+@router.post("", status_code=201, response_model=Game)
 def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
     stake = scorer_input(body.stake) if body.stake is not None else {}
     with scorer_refusals():
@@ -210,13 +210,13 @@ def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
     return JSONResponse(view(game), status_code=201, headers={"Location": f"/v1/games/{game.id}"})
 
 
-@router.get("/v1/games/{game_id}", response_model=Game, responses=error_responses(404))
+@router.get("/{game_id}", response_model=Game, responses=error_responses(404))
 def get_game(game: ExistingGame) -> JSONResponse:
     shown = view(game)
     return tagged(shown, shown)
 
 
-@router.post("/v1/games/{game_id}/hands", status_code=201, response_model=PlayedHand,
+@router.post("/{game_id}/hands", status_code=201, response_model=PlayedHand,
              responses=error_responses(404))
 def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsDep, store: StoreDep) -> JSONResponse:
     recorded = stored_hand(hand, store)
@@ -225,12 +225,12 @@ def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsD
     return tagged(played, game, 201, Location=f"/v1/games/{game_id}/hands/{played['n']}")
 
 
-@router.get("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
+@router.get("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
 def get_hand(game: ExistingGame, n: int) -> JSONResponse:
     return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, n)])
 
 
-@router.put("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
+@router.put("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
 def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: GameEventsDep,
               store: StoreDep, if_match: GameIfMatch = None) -> JSONResponse:
     recorded = stored_hand(hand, store)
@@ -243,7 +243,7 @@ def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: Ga
     return tagged(game["hands"][n - 1], game)
 
 
-@router.delete("/v1/games/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
+@router.delete("/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
 def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
                 if_match: GameIfMatch = None) -> JSONResponse:
     def removed(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -254,7 +254,7 @@ def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
     return tagged(game, game)
 
 
-@router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
+@router.get("/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
 async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep, stopping: StoppingDep,
                       place: FollowingDep) -> AsyncIterator[ServerSentEvent]:
     """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it).
@@ -278,7 +278,7 @@ async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep
                     yield ServerSentEvent(data=current, id=str(current["version"]))
 
 
-@router.get("/v1/games/{game_id}/export", response_class=Response, responses={
+@router.get("/{game_id}/export", response_class=Response, responses={
     **error_responses(404), 200: {"content": {"text/csv": {}}, "description": "the scoresheet"}})
 def export_game(game: ExistingGame, format: Literal["csv"] = "csv") -> Response:  # noqa: A002 - the documented name
     buffer = io.StringIO()

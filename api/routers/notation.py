@@ -12,7 +12,7 @@ from fanshot.api.errors import error_responses, scorer_refusals
 from fanshot.api.schemas import inline_schema
 from fanshot.scoring.hand import HAND_HELP, tiles_from_notation
 
-router = APIRouter()
+router = APIRouter(prefix="/v1/notation", tags=["notation"])
 
 
 class NotationRequest(BaseModel):
@@ -32,7 +32,7 @@ class NotationTiles(BaseModel):
     melds: list[NotationMeld]
 
 
-@router.post("/v1/notation", response_model=NotationTiles, responses=error_responses(422))
+@router.post("", response_model=NotationTiles, responses=error_responses(422))
 async def notation(request: Annotated[Any, Body(), WithJsonSchema(inline_schema(NotationRequest))]) -> Any:
     with scorer_refusals():  # a bad tile is refused with its `position` in `text`
         return tiles_from_notation(request.get("text") if isinstance(request, dict) else None)

@@ -13,7 +13,7 @@ from fanshot.api.errors import error_responses, errors
 from fanshot.api.schemas import Ready
 
 log = logging.getLogger(__name__)
-router = APIRouter()
+router = APIRouter(tags=["operations"])
 
 
 @router.get("/metrics", response_class=Response,

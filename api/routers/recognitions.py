@@ -39,7 +39,7 @@ PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
                      for operation in ("get_recognition", "get_image", "confirm")}
 log = logging.getLogger(__name__)
-router = APIRouter()
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
 
 
 class Stopwatch:
@@ -111,7 +111,7 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
     return hand
 
 
-@router.post("/v1/recognitions", status_code=201, response_model=Recognition,
+@router.post("", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
 async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: RecogniserDep, versions: ModelVersionsDep,
                              pool: RecognitionPoolDep, metrics: MetricsDep,
@@ -152,13 +152,13 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 
 
-@router.get("/v1/recognitions/{recognition_id}", response_model=Recognition, responses=error_responses(404))
+@router.get("/{recognition_id}", response_model=Recognition, responses=error_responses(404))
 def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
     recognition = found(store.recognition(recognition_id), recognition_id)
     return JSONResponse(recognition, headers={"ETag": entity_tag(recognition_id, recognition["confirmation"])})
 
 
-@router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
+@router.get("/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
     photo, media = found(store.image(recognition_id), recognition_id)
@@ -170,7 +170,7 @@ def get_image(recognition_id: str, store: StoreDep) -> Response:
     return Response(photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
-@router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,
+@router.put("/{recognition_id}/confirmation", response_model=StoredConfirmation,
             response_model_exclude_none=True, responses=error_responses(404, 412))
 def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if_match: IfMatch = None) -> Response:
     recognition = found(store.recognition(recognition_id), recognition_id)
