@@ -1,5 +1,5 @@
 """POST /v1/analyse: what a hand waits on and what each wait is worth, or which discard is best. Its request is a
-score request (api.schemas.ScoreRequest) whose hand may leave out the winning tile."""
+score request (api.schemas.scoring.ScoreRequest) whose hand may leave out the winning tile."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, WithJsonSchema
 
 from fanshot.api.errors import scorer_refusals
-from fanshot.api.schemas import Hand, Number, ScoreRequest, inline_schema, scorer_input
+from fanshot.api.schemas.scoring import Hand, Number, ScoreRequest, inline_schema, scorer_input
 from fanshot.scoring.analysis import analyse as analyse_hand
 
 router = APIRouter(prefix="/v1/analyse", tags=["analyse"])

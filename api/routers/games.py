@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.schemas import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
+from fanshot.api.schemas.scoring import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
 from fanshot.api.storage.game_store import StoredGame
 from fanshot.api.storage.store import tags
 from fanshot.scoring.game import Setup, check_setup, replay, scoresheet

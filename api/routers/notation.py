@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, Field, WithJsonSchema
 
 from fanshot.api.errors import error_responses, scorer_refusals
-from fanshot.api.schemas import inline_schema
+from fanshot.api.schemas.scoring import inline_schema
 from fanshot.scoring.hand import HAND_HELP, tiles_from_notation
 
 router = APIRouter(prefix="/v1/notation", tags=["notation"])
