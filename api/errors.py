@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
 from fanshot.api.observability import REQUEST_ID
-from fanshot.api.schemas.scoring import ErrorResponse
+from fanshot.api.schemas.common import ErrorResponse
 from fanshot.api.storage.images import ImagesUnavailable
 from fanshot.api.storage.model_files import ModelFilesMissing
 from fanshot.scoring.errors import ScoringError

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from fanshot.api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.schemas.scoring import ClassifyRequest, NamedTile
+from fanshot.api.schemas.recognitions import ClassifyRequest, NamedTile
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.schemas.scoring import ActiveModel, AdaptJob, ModelFigures, ModelListing
+from fanshot.api.schemas.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
 from fanshot.api.storage.model_files import ModelFilesMissing, etag, page_file
 from fanshot.api.storage.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
 from fanshot.api.storage.store import Store

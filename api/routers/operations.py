@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 
 from fanshot.api.dependencies import MetricsDep, StoreDep
 from fanshot.api.errors import error_responses, errors
-from fanshot.api.schemas.scoring import Ready
+from fanshot.api.schemas.reference import Ready
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["operations"])

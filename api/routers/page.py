@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
-from fanshot.api.schemas.scoring import Health
+from fanshot.api.schemas.reference import Health
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # onnxruntime-web as `npm ci` installs it in a clone (the page's runtime.js takes the CDN's copy where it is absent)

@@ -21,7 +21,8 @@ from fanshot.api.dependencies import (
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.schemas.scoring import Confirmation, Recognition, StoredConfirmation, scorer_input
+from fanshot.api.schemas.recognitions import Confirmation, Recognition, StoredConfirmation
+from fanshot.api.schemas.scoring import scorer_input
 from fanshot.api.storage.frames import DamagedPhoto, framed, in_frame
 from fanshot.api.storage.model_versions import BASE
 from fanshot.api.storage.store import PreconditionFailed, entity_tag

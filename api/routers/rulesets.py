@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from fanshot import scoring
 from fanshot.api.errors import error_responses, scorer_refusals
-from fanshot.api.schemas.scoring import RulesetDetails, RulesetSummary
+from fanshot.api.schemas.reference import RulesetDetails, RulesetSummary
 
 router = APIRouter(prefix="/v1/rulesets", tags=["rulesets"])
 

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Request, Response
 
 from fanshot import scoring
 from fanshot.api.errors import Refusal, scorer_refusals
-from fanshot.api.schemas.scoring import ScoreRequest, ScoreResponse, inline_schema, scorer_input
+from fanshot.api.schemas.common import inline_schema
+from fanshot.api.schemas.scoring import ScoreRequest, ScoreResponse, scorer_input
 
 # The body is read as JSON here rather than by FastAPI's body parameter, which checked the content type with the
 # email package and decoded with the json module: a third of the route's HTTP cost (BENCHMARKS.md, issue 36).

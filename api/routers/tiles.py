@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from fanshot.api.schemas.scoring import TileName
+from fanshot.api.schemas.reference import TileName
 from fanshot.scoring.tiles import DETECTOR_CLASSES, names
 
 TILE_NAMES = [{"code": code, "zh": names(code)[0], "en": names(code)[1]} for code in DETECTOR_CLASSES]
