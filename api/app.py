@@ -10,24 +10,20 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from fanshot.api.database import is_sqlite
 from fanshot.api.dependencies import (
     ModelLoader,
-    Recognizer,
+    Recogniser,
     TileNamer,
     load_shipped_models,
     model_adapter,
-    model_recognizer,
+    model_recogniser,
     model_tile_namer,
 )
 from fanshot.api.docs import install_docs
 from fanshot.api.edge import Edge
 from fanshot.api.errors import error_responses, install_error_handlers
-from fanshot.api.game_events import Followers, LocalGameEvents, PostgresGameEvents
-from fanshot.api.game_store import SqlGameStore
 from fanshot.api.lifecycle import lifespan
 from fanshot.api.metrics import Metrics
-from fanshot.api.model_versions import Adapter, ModelVersions
 from fanshot.api.routers import (
     analyse,
     classify,
@@ -44,7 +40,9 @@ from fanshot.api.routers import (
 )
 from fanshot.api.routers.page import RUNTIME, RUNTIME_PATH, STATIC
 from fanshot.api.security import Security
-from fanshot.api.store import Store
+from fanshot.api.storage.access import open_storage
+from fanshot.api.storage.game_events import Followers
+from fanshot.api.storage.model_versions import Adapter
 from fanshot.api.work import RecognitionPool
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
@@ -53,30 +51,30 @@ MAX_BODY_BYTES = 256 * 1024
 
 
 def create_app(data_dir: Path, *, database_url: str | None = None, images_url: str | None = None,
-               s3_endpoint_url: str | None = None, recognize: Recognizer = model_recognizer,
+               s3_endpoint_url: str | None = None, recognise: Recogniser = model_recogniser,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
                security: Security | None = None) -> FastAPI:
-    """The app on the data directory `data_dir`, or on the database and image store the URLs name (api/store.py);
+    """The app on the data directory `data_dir`, or on the database and image store the URLs name (storage/access.py);
     `security`: the names it answers to and its access token (default: this machine's names, no token)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
                   responses=error_responses(422, 500), lifespan=lifespan)
-    app.state.store = Store(data_dir, database_url=database_url, images_url=images_url,
-                            s3_endpoint_url=s3_endpoint_url)
-    app.state.recognize = recognize
+    storage = open_storage(data_dir, database_url=database_url, images_url=images_url,
+                           s3_endpoint_url=s3_endpoint_url, base_models=base_models)
+    app.state.store = storage.store
+    app.state.recognise = recognise
     app.state.name_tile = name_tile
     app.state.load_models = load_models
     app.state.metrics = Metrics()
     app.state.recognition_pool = RecognitionPool(metrics=app.state.metrics)
     app.state.stopping = threading.Event()  # set on SIGTERM / SIGINT: event streams end (api/lifecycle.py)
-    engine = app.state.store.engine
-    app.state.games = SqlGameStore(engine)
-    app.state.game_events = LocalGameEvents() if is_sqlite(engine) else PostgresGameEvents(engine)
+    app.state.games = storage.games
+    app.state.game_events = storage.game_events
     app.state.followers = Followers()
     app.state.adapt = adapt
-    app.state.model_versions = ModelVersions(engine, app.state.store.images, data_dir / "models", base_models)
+    app.state.model_versions = storage.model_versions
     install_error_handlers(app)
     app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,
                        uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})

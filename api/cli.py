@@ -112,15 +112,12 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
 def db_upgrade(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from fanshot.api.database import UnsupportedDatabase, open_database, sqlite_url, upgrade
-    from fanshot.api.extras import MissingExtra
-    from fanshot.api.store import DATABASE_FILE
+    from fanshot.api.storage.access import upgrade_records
+    from fanshot.api.storage.database import UnsupportedDatabase
+    from fanshot.api.storage.extras import MissingExtra
 
-    url = args.database_url or sqlite_url(Path(args.data_dir).resolve() / DATABASE_FILE)
     try:
-        if not args.database_url:
-            Path(args.data_dir).mkdir(parents=True, exist_ok=True)
-        before, after = upgrade(open_database(url))
+        before, after = upgrade_records(Path(args.data_dir), args.database_url)
     except (UnsupportedDatabase, MissingExtra, SQLAlchemyError) as error:
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -1,5 +1,5 @@
 """What routes share, reached through FastAPI dependencies that read `request.app.state` (set by create_app):
-the store, the tile recognizer, the model versions it may use and the pool recognitions run in."""
+the store, the tile recogniser, the model versions it may use and the pool recognitions run in."""
 
 from __future__ import annotations
 
@@ -14,22 +14,22 @@ import numpy as np
 from fastapi import Depends, Request
 
 from fanshot.api.errors import Refusal
-from fanshot.api.game_events import Followers, GameEvents
-from fanshot.api.game_store import GameStore
 from fanshot.api.metrics import Metrics
-from fanshot.api.model_versions import Adapter, ModelVersions
-from fanshot.api.store import Store
+from fanshot.api.storage.game_events import Followers, GameEvents
+from fanshot.api.storage.game_store import GameStore
+from fanshot.api.storage.model_versions import Adapter, ModelVersions
+from fanshot.api.storage.store import Store
 from fanshot.api.work import RecognitionPool
 from fanshot.vision.image import Original
 
 # photo, models folder, the photo's file → recognition result
-Recognizer = Callable[[np.ndarray, Path | None, Original | None], dict[str, Any]]
+Recogniser = Callable[[np.ndarray, Path | None, Original | None], dict[str, Any]]
 TileNamer = Callable[[np.ndarray, list[float], Path | None], dict[str, Any]]  # … → {code, confidence, alternatives}
 ModelLoader = Callable[[], str]  # loads the shipped recognition models (once), returns their version
 
 
 # Models folders are None for the shipped models (vision.recogniser.MODELS_DIR).
-def model_recognizer(image: np.ndarray, models_dir: Path | None, original: Original | None = None) -> dict[str, Any]:
+def model_recogniser(image: np.ndarray, models_dir: Path | None, original: Original | None = None) -> dict[str, Any]:
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
     from fanshot.vision.recogniser import for_models, shipped
 
@@ -62,8 +62,8 @@ def store(request: Request) -> Store:
     return request.app.state.store
 
 
-def recognizer(request: Request) -> Recognizer:
-    return request.app.state.recognize
+def recogniser(request: Request) -> Recogniser:
+    return request.app.state.recognise
 
 
 def recognition_pool(request: Request) -> RecognitionPool:
@@ -93,7 +93,7 @@ def adapter(request: Request) -> Adapter:
 StoreDep = Annotated[Store, Depends(store)]
 ModelVersionsDep = Annotated[ModelVersions, Depends(model_versions)]
 AdapterDep = Annotated[Adapter, Depends(adapter)]
-RecognizerDep = Annotated[Recognizer, Depends(recognizer)]
+RecogniserDep = Annotated[Recogniser, Depends(recogniser)]
 RecognitionPoolDep = Annotated[RecognitionPool, Depends(recognition_pool)]
 TileNamerDep = Annotated[TileNamer, Depends(tile_namer)]
 MetricsDep = Annotated[Metrics, Depends(metrics)]

@@ -15,10 +15,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
-from fanshot.api.images import ImagesUnavailable
-from fanshot.api.model_files import ModelFilesMissing
-from fanshot.api.models import ErrorResponse
 from fanshot.api.observability import REQUEST_ID
+from fanshot.api.schemas.common import ErrorResponse
+from fanshot.api.storage.images import ImagesUnavailable
+from fanshot.api.storage.model_files import ModelFilesMissing
 from fanshot.scoring.errors import ScoringError
 from fanshot.vision.image import PhotoError
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from fanshot.datasets.yolo import read_names, read_split, split_names
-from fanshot.vision.evaluate import evaluate_yolo
+from fanshot.vision.evaluation.evaluate import evaluate_yolo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training.adapt import adapt
 

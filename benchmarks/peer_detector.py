@@ -41,9 +41,9 @@ import numpy as np
 
 from fanshot.datasets.yolo import read_names, read_split
 from fanshot.scoring.tiles import NUMBER_TILES, PLAYING_TILES
-from fanshot.vision.evaluate import Tally, read_photo
+from fanshot.vision.evaluation.evaluate import Tally, read_photo
+from fanshot.vision.evaluation.metrics import Boxes, mean_ap
 from fanshot.vision.geometry import iou
-from fanshot.vision.metrics import Boxes, mean_ap
 from fanshot.vision.recogniser import shipped
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -78,7 +78,7 @@ def reads_nothing(image: np.ndarray, models_dir: Path | None = None, original: o
 
 
 def serve(data_dir: Path, port: int = 8765) -> str:
-    app = create_app(data_dir, recognize=reads_nothing)
+    app = create_app(data_dir, recognise=reads_nothing)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:

@@ -11,8 +11,8 @@ import sys
 # Packages whose `cli` module registers subcommands. A package missing its optional dependencies
 # (e.g. training without the `train` extra) still registers; it fails only when its subcommand runs.
 SUBCOMMAND_MODULES = (
-    "fanshot.scoring.cli", "fanshot.datasets.cli", "fanshot.datasets.synth.cli", "fanshot.vision.cli",
-    "fanshot.api.cli",
+    "fanshot.scoring.cli", "fanshot.datasets.cli", "fanshot.datasets.synth.cli", "fanshot.vision.training.cli",
+    "fanshot.vision.cli", "fanshot.vision.evaluation.cli", "fanshot.api.cli",
 )
 
 

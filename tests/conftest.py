@@ -59,7 +59,7 @@ def postgres_url(postgres_cluster_url: str) -> str:
 @pytest.fixture(scope="session")
 def migrated_template(postgres_cluster_url: str) -> str:
     """The name of a database migrated once to the newest schema, which migrated_postgres_url copies."""
-    from fanshot.api.database import open_database, upgrade
+    from fanshot.api.storage.database import open_database, upgrade
 
     url = new_database(postgres_cluster_url)
     engine = open_database(url)

@@ -5,7 +5,7 @@ import boto3
 import psycopg
 from PIL import Image
 
-from fanshot.api.database import current_revision, head_revision, open_database
+from fanshot.api.storage.database import current_revision, head_revision, open_database
 from tests.services import needs_train_extra, new_database
 
 

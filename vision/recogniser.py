@@ -18,10 +18,25 @@ import numpy as np
 import onnxruntime as ort
 
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.config import RecogniserConfig, ZoomIn, ZoomOut
-from fanshot.vision.geometry import cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.config import RecogniserConfig, ZoomOut
+from fanshot.vision.geometry import (
+    close_up_tiles,
+    cut_at_edge,
+    cut_crop,
+    decode_yolo,
+    in_sure_rows,
+    inside,
+    letterbox,
+    mostly_within,
+    nms,
+    tile_sides,
+    turn_boxes,
+    unletterbox,
+    window_starts,
+    zoom_window,
+)
 from fanshot.vision.image import Original
-from fanshot.vision.layout import group_tiles, hand_of, place_hand, rows, rows_run_down, straighten
+from fanshot.vision.layout import group_tiles, hand_of, place_hand, rows_run_down
 from fanshot.vision.suggest import suggest
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
@@ -29,7 +44,6 @@ THREADS = 2
 # The class an adapted classifier (`fanshot adapt`) gives a box that holds no tile of the user's set: dropped.
 NOT_A_TILE = "none"
 
-Window = tuple[int, int, int, int]  # x1, y1, x2, y2 in photo pixels
 
 
 def session(model: Path | bytes) -> ort.InferenceSession:
@@ -99,86 +113,6 @@ class Look:
         """The tiles' boxes in the `width`×`height` photo's own pixels."""
         return turn_boxes(self.found.boxes, -self.turns, self.image.shape[1], self.image.shape[0]) \
             if self.turns else self.found.boxes
-
-
-# Box geometry the stages share: pure functions of boxes and settings.
-
-def tile_sides(boxes: np.ndarray) -> np.ndarray:
-    """Each box's side as the square root of its area: a tile's size whichever way it is turned."""
-    return np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))
-
-
-def zoom_window(boxes: np.ndarray, width: int, height: int, size: int, zoom: ZoomIn,
-                min_window: float) -> Window | None:
-    """The window to read again when the tiles found are small in the localiser's `size` px input: centred on
-    them, sized so that they come out `zoom.target` px; None when they are not small, the window would not enlarge
-    them `zoom.min_gain` times, or the photo is thinner than `min_window`."""
-    if not len(boxes) or min(width, height) < min_window:
-        return None
-    longer, side = max(width, height), float(np.median(tile_sides(boxes)))
-    if side * size / longer >= zoom.below:
-        return None
-    window = max(size * side / zoom.target, min_window)
-    if longer / window < zoom.min_gain:
-        return None
-    centre = (boxes[:, :2].min(axis=0) + boxes[:, 2:].max(axis=0)) / 2
-    w, h = min(window, width), min(window, height)
-    x1 = int(np.clip(round(centre[0] - w / 2), 0, width - w))
-    y1 = int(np.clip(round(centre[1] - h / 2), 0, height - h))
-    return x1, y1, x1 + round(w), y1 + round(h)
-
-
-def window_starts(length: int, size: int) -> list[int]:
-    """Where the fewest windows of `size` px that cover `length` px start, evenly spread (they overlap a little)."""
-    count = -(-length // size)
-    if count <= 1:
-        return [0]
-    return [round(k * (length - size) / (count - 1)) for k in range(count)]
-
-
-def inside(boxes: np.ndarray, window: Window) -> np.ndarray:
-    """Which boxes lie wholly inside the window."""
-    x1, y1, x2, y2 = window
-    return (boxes[:, 0] >= x1) & (boxes[:, 1] >= y1) & (boxes[:, 2] <= x2) & (boxes[:, 3] <= y2)
-
-
-def cut_at_edge(boxes: np.ndarray, window: Window, width: int, height: int, edge: float) -> np.ndarray:
-    """Which boxes (window pixels) come within `edge` of an edge of the window that is not the photo's: tiles cut
-    by it."""
-    x1, y1, x2, y2 = window
-    return (((boxes[:, 0] <= edge) & (x1 > 0)) | ((boxes[:, 1] <= edge) & (y1 > 0))
-            | ((boxes[:, 2] >= x2 - x1 - edge) & (x2 < width)) | ((boxes[:, 3] >= y2 - y1 - edge) & (y2 < height)))
-
-
-def mostly_within(boxes: np.ndarray, others: np.ndarray, share: float = 0.5) -> np.ndarray:
-    """Which boxes have more than `share` of their area inside one of `others`."""
-    if not len(others) or not len(boxes):
-        return np.zeros(len(boxes), dtype=bool)
-    low = np.maximum(boxes[:, None, :2], others[None, :, :2])
-    high = np.minimum(boxes[:, None, 2:], others[None, :, 2:])
-    overlap = np.prod(np.clip(high - low, 0, None), axis=2)
-    area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
-    return (overlap > share * np.maximum(area, 1e-9)[:, None]).any(axis=1)
-
-
-def close_up_tiles(boxes: np.ndarray, width: int, height: int, min_share: float, max_aspect: float) -> np.ndarray:
-    """Which boxes are tiles of a close-up: their side at least `min_share` of the photo's, their longer side at
-    most `max_aspect` times their shorter."""
-    sizes = boxes[:, 2:] - boxes[:, :2]
-    aspect = sizes.max(axis=1) / np.maximum(sizes.min(axis=1), 1e-9)
-    return (tile_sides(boxes) >= min_share * np.sqrt(width * height)) & (aspect <= max_aspect)
-
-
-def in_sure_rows(boxes: np.ndarray, sure: np.ndarray, config: RecogniserConfig) -> np.ndarray:
-    """Which boxes stand in a row with `row_fill.mates` or more `sure` boxes, their side within `row_fill.size` of
-    the median of those."""
-    keep = np.zeros(len(boxes), dtype=bool)
-    sides = tile_sides(boxes)
-    for row in map(np.array, rows(straighten(boxes), config.layout)):
-        mates = row[sure[row]]
-        if len(mates) >= config.row_fill.mates:
-            keep[row] = np.abs(sides[row] / np.median(sides[mates]) - 1) <= config.row_fill.size
-    return keep
 
 
 def sureness(probs: np.ndarray) -> float:

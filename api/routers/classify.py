@@ -10,14 +10,14 @@ from starlette.concurrency import run_in_threadpool
 
 from fanshot.api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.models import ClassifyRequest, NamedTile
+from fanshot.api.schemas.recognitions import ClassifyRequest, NamedTile
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
 log = logging.getLogger(__name__)
-router = APIRouter()
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
 
 
-@router.post("/v1/recognitions/{recognition_id}/classify", response_model=NamedTile,
+@router.post("/{recognition_id}/classify", response_model=NamedTile,
              responses=error_responses(404, 503))
 async def classify(recognition_id: str, request: ClassifyRequest, store: StoreDep, name_tile: TileNamerDep,
                    versions: ModelVersionsDep, pool: RecognitionPoolDep) -> NamedTile:

@@ -8,14 +8,14 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from fanshot.api.dependencies import StoreDep
-from fanshot.api.export import yolo_zip_stream
+from fanshot.api.storage.export import yolo_zip_stream
 
-router = APIRouter()
+router = APIRouter(prefix="/v1/datasets", tags=["datasets"])
 
 
-@router.get("/v1/datasets/export", response_class=StreamingResponse,
+@router.get("/export", response_class=StreamingResponse,
             responses={200: {"content": {"application/zip": {}}, "description": "a YOLO dataset zip"}})
 def export(store: StoreDep, format: Literal["yolo"] = "yolo") -> StreamingResponse:  # noqa: A002 - the documented name
-    # Streamed as it is made, the photos read from the image store one by one (api/export.py).
+    # Streamed as it is made, the photos read from the image store one by one (api/storage/export.py).
     return StreamingResponse(yolo_zip_stream(store.examples(), store.images), media_type="application/zip",
                              headers={"Content-Disposition": 'attachment; filename="fanshot-yolo.zip"'})

@@ -13,13 +13,13 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
-from pydantic import BaseModel, ConfigDict, Field
 
 from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.game_store import StoredGame
-from fanshot.api.models import Number, ScoreRequestJSON, StakeJSON, Strict, scorer_input
-from fanshot.api.store import tags
+from fanshot.api.schemas.games import DrawHand, Game, GameCreate, HandInput, PlayedHand, WinHand
+from fanshot.api.schemas.scoring import scorer_input
+from fanshot.api.storage.game_store import StoredGame
+from fanshot.api.storage.store import tags
 from fanshot.scoring.game import Setup, check_setup, replay, scoresheet
 
 # An event stream's own errors are JSON, not events: documented as such, not in the stream's media type.
@@ -32,91 +32,11 @@ JSON_ERRORS = {status: {"description": description, "content": {"application/jso
 STORE_POLL_SECONDS = 2.0
 # How soon an EventSource reconnects after its stream ends (a restart, a network drop): `retry:` on the first event.
 RECONNECT_MS = 2000
-Player = Annotated[int, Field(ge=0, le=3, strict=True, description="a player: index 0-3 in the order of `players`")]
 # A hand is named by its number, which changes when an earlier hand is deleted: a phone that edits or deletes hand n
 # sends the game's ETag it read, and another phone's change meanwhile makes it a 412, not a change to the wrong hand.
 GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read (GET answers it): the change is made "
                                            "only if the game has not changed since (else 412)")]
-router = APIRouter()
-
-
-class GameCreate(Strict):
-    ruleset: str = Field("jipinghu", description="a rule set name (GET /v1/rulesets)")
-    options: dict[str, Any] = Field(default_factory=dict, description="rule-set option overrides")
-    players: list[str] = Field(min_length=4, max_length=4,
-                               description="four names: the first dealer first, then counter-clockwise")
-    stake: StakeJSON = Field(None, description="the stake of every hand (`unit` per point, `fee` per hand)")
-
-
-class Win(Strict):
-    winner: Player
-    request: ScoreRequestJSON = Field(description="the winning hand's score request; the game fills in the seat "
-                                  "wind, the prevalent wind, the discarder and the stake")
-    recognition_id: str | None = Field(None, description="the recognition (photo) the hand came from")
-
-
-class Kong(Strict):
-    player: Player
-    kind: Literal["concealed", "exposed", "added"]
-    made_from: Player | None = Field(None, alias="from", description="whose discard made an exposed kong")
-
-
-KONGS = "the kongs of players other than the winner, where the rule set pays kongs apart from the win"
-
-
-class WinHand(Strict):
-    kind: Literal["win"]
-    discarder: Player | None = Field(None, description="whose discard won; null for a self-draw")
-    wins: list[Win] = Field(min_length=1, max_length=3, description="several on one discard where allowed")
-    kongs: list[Kong] | None = Field(None, description=KONGS)
-
-
-class DrawHand(Strict):
-    kind: Literal["draw"]
-    kongs: list[Kong] | None = Field(None, description=KONGS)
-
-
-HandInput = Annotated[WinHand | DrawHand, Field(discriminator="kind")]
-
-
-class GamePlayer(BaseModel):
-    name: str
-    seat_wind: str = Field(description="the player's wind for the next hand")
-    total: Number = Field(description="money: the running sum of payments, fees included")
-    points: Number
-    fees: Number
-
-
-class PlayedHand(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    n: int = Field(description="counting from 1")
-    kind: Literal["win", "draw"]
-    dealer: int
-    prevalent_wind: str
-    seat_winds: list[str]
-    points: list[Number] = Field(description="per player")
-    payments: list[Number] = Field(description="money per player: points x stake unit, less the fee")
-
-
-class Transfer(BaseModel):
-    model_config = ConfigDict(populate_by_name=True)
-    payer: int = Field(alias="from")
-    payee: int = Field(alias="to")
-    amount: Number
-
-
-class Game(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    id: str
-    version: int
-    ruleset: str
-    options: dict[str, Any]
-    stake: dict[str, Any]
-    players: list[GamePlayer]
-    dealer: int = Field(description="who deals the next hand")
-    prevalent_wind: str
-    hands: list[PlayedHand]
-    settlement: list[Transfer] = Field(description="the fewest transfers that square everyone, fees apart")
+router = APIRouter(prefix="/v1/games", tags=["games"])
 
 
 def setup_of(game: StoredGame) -> Setup:
@@ -200,7 +120,7 @@ def inert(value: Any) -> Any:
     return f"'{value}" if isinstance(value, str) and value.startswith(("=", "+", "-", "@", "\t", "\r")) else value
 
 
-@router.post("/v1/games", status_code=201, response_model=Game)
+@router.post("", status_code=201, response_model=Game)
 def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
     stake = scorer_input(body.stake) if body.stake is not None else {}
     with scorer_refusals():
@@ -210,13 +130,13 @@ def create_game(body: GameCreate, games: GamesDep) -> JSONResponse:
     return JSONResponse(view(game), status_code=201, headers={"Location": f"/v1/games/{game.id}"})
 
 
-@router.get("/v1/games/{game_id}", response_model=Game, responses=error_responses(404))
+@router.get("/{game_id}", response_model=Game, responses=error_responses(404))
 def get_game(game: ExistingGame) -> JSONResponse:
     shown = view(game)
     return tagged(shown, shown)
 
 
-@router.post("/v1/games/{game_id}/hands", status_code=201, response_model=PlayedHand,
+@router.post("/{game_id}/hands", status_code=201, response_model=PlayedHand,
              responses=error_responses(404))
 def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsDep, store: StoreDep) -> JSONResponse:
     recorded = stored_hand(hand, store)
@@ -225,12 +145,12 @@ def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsD
     return tagged(played, game, 201, Location=f"/v1/games/{game_id}/hands/{played['n']}")
 
 
-@router.get("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
+@router.get("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
 def get_hand(game: ExistingGame, n: int) -> JSONResponse:
     return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, n)])
 
 
-@router.put("/v1/games/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
+@router.put("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
 def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: GameEventsDep,
               store: StoreDep, if_match: GameIfMatch = None) -> JSONResponse:
     recorded = stored_hand(hand, store)
@@ -243,7 +163,7 @@ def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: Ga
     return tagged(game["hands"][n - 1], game)
 
 
-@router.delete("/v1/games/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
+@router.delete("/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
 def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
                 if_match: GameIfMatch = None) -> JSONResponse:
     def removed(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -254,7 +174,7 @@ def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
     return tagged(game, game)
 
 
-@router.get("/v1/games/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
+@router.get("/{game_id}/events", response_class=EventSourceResponse, responses=JSON_ERRORS)
 async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep, stopping: StoppingDep,
                       place: FollowingDep) -> AsyncIterator[ServerSentEvent]:
     """The game now, then again after every change (Server-Sent Events; `data` is the game as GET returns it).
@@ -278,7 +198,7 @@ async def follow_game(game: ExistingGame, games: GamesDep, events: GameEventsDep
                     yield ServerSentEvent(data=current, id=str(current["version"]))
 
 
-@router.get("/v1/games/{game_id}/export", response_class=Response, responses={
+@router.get("/{game_id}/export", response_class=Response, responses={
     **error_responses(404), 200: {"content": {"text/csv": {}}, "description": "the scoresheet"}})
 def export_game(game: ExistingGame, format: Literal["csv"] = "csv") -> Response:  # noqa: A002 - the documented name
     buffer = io.StringIO()

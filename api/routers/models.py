@@ -9,12 +9,12 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
-from fanshot.api.model_files import ModelFilesMissing, etag, page_file
-from fanshot.api.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
-from fanshot.api.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
-from fanshot.api.store import Store
+from fanshot.api.schemas.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
+from fanshot.api.storage.model_files import ModelFilesMissing, etag, page_file
+from fanshot.api.storage.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
+from fanshot.api.storage.store import Store
 
-router = APIRouter()
+router = APIRouter(prefix="/v1/models", tags=["models"])
 SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly
 ACTIVE = "active"  # in a files address: whichever version is active now
 # An adapted version's files never change. The shipped models (`base`) change with a release of the app, under the
@@ -28,12 +28,12 @@ def listing(versions: ModelVersions, store: Store) -> JSONResponse:
                          "photos_needed": MIN_EXAMPLES, "photos_suggested": SUGGESTED_EXAMPLES})
 
 
-@router.get("/v1/models", response_model=ModelListing)
+@router.get("", response_model=ModelListing)
 def list_models(versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
     return listing(versions, store)
 
 
-@router.get("/v1/models/{version_id}/figures", response_model=ModelFigures, responses=error_responses(404))
+@router.get("/{version_id}/figures", response_model=ModelFigures, responses=error_responses(404))
 def model_figures(version_id: str, versions: ModelVersionsDep) -> JSONResponse:
     figures = versions.figures(version_id)
     if figures is None:
@@ -43,7 +43,7 @@ def model_figures(version_id: str, versions: ModelVersionsDep) -> JSONResponse:
     return JSONResponse(figures)
 
 
-@router.put("/v1/models/active", response_model=ModelListing, responses=error_responses(404))
+@router.put("/active", response_model=ModelListing, responses=error_responses(404))
 def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
     if not versions.exists(body.version):
         raise Refusal(404, "not_found", f"no model version {body.version!r}")
@@ -51,7 +51,7 @@ def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep)
     return listing(versions, store)
 
 
-@router.post("/v1/models/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))
+@router.post("/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))
 def adapt_models(store: StoreDep, versions: ModelVersionsDep, adapter: AdapterDep) -> JSONResponse:
     try:
         job = versions.start_job(store.examples(), adapter)
@@ -62,7 +62,7 @@ def adapt_models(store: StoreDep, versions: ModelVersionsDep, adapter: AdapterDe
     return JSONResponse(job, status_code=202, headers={"Location": f"/v1/models/adapt/{job['id']}"})
 
 
-@router.get("/v1/models/adapt/{job_id}", response_model=AdaptJob, responses=error_responses(404))
+@router.get("/adapt/{job_id}", response_model=AdaptJob, responses=error_responses(404))
 def adapt_job(job_id: str, versions: ModelVersionsDep) -> JSONResponse:
     job = versions.job(job_id)
     if job is None:
@@ -70,7 +70,7 @@ def adapt_job(job_id: str, versions: ModelVersionsDep) -> JSONResponse:
     return JSONResponse(job)
 
 
-@router.get("/v1/models/{version_id}/files/{name}", response_class=FileResponse, responses=error_responses(404, 503))
+@router.get("/{version_id}/files/{name}", response_class=FileResponse, responses=error_responses(404, 503))
 def model_file(version_id: str, name: str, request: Request, versions: ModelVersionsDep) -> Response:
     """A version's vision.json, or a model file it names, for the page to run the localiser itself."""
     if version_id == ACTIVE:

@@ -6,33 +6,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
-from pydantic import BaseModel, Field, WithJsonSchema
+from pydantic import WithJsonSchema
 
 from fanshot.api.errors import error_responses, scorer_refusals
-from fanshot.api.models import inline_schema
-from fanshot.scoring.hand import HAND_HELP, tiles_from_notation
+from fanshot.api.schemas.common import inline_schema
+from fanshot.api.schemas.scoring import NotationRequest, NotationTiles
+from fanshot.scoring.hand import tiles_from_notation
 
-router = APIRouter()
-
-
-class NotationRequest(BaseModel):
-    text: str = Field(description=HAND_HELP, examples=["123m456p789s11z [555s] (1111p)"])
+router = APIRouter(prefix="/v1/notation", tags=["notation"])
 
 
-class NotationMeld(BaseModel):
-    kind: str = Field(description="chow, pung or kong")
-    tiles: list[str]
-    concealed: bool
-    added: bool
-    fed_by: str | None
-
-
-class NotationTiles(BaseModel):
-    concealed: list[str] = Field(description="the standing tiles' codes, in the order typed")
-    melds: list[NotationMeld]
-
-
-@router.post("/v1/notation", response_model=NotationTiles, responses=error_responses(422))
+@router.post("", response_model=NotationTiles, responses=error_responses(422))
 async def notation(request: Annotated[Any, Body(), WithJsonSchema(inline_schema(NotationRequest))]) -> Any:
     with scorer_refusals():  # a bad tile is refused with its `position` in `text`
         return tiles_from_notation(request.get("text") if isinstance(request, dict) else None)

@@ -10,10 +10,10 @@ from fastapi.responses import JSONResponse, Response
 
 from fanshot.api.dependencies import MetricsDep, StoreDep
 from fanshot.api.errors import error_responses, errors
-from fanshot.api.models import Ready
+from fanshot.api.schemas.reference import Ready
 
 log = logging.getLogger(__name__)
-router = APIRouter()
+router = APIRouter(tags=["operations"])
 
 
 @router.get("/metrics", response_class=Response,

@@ -9,13 +9,13 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
-from fanshot.api.models import Health
+from fanshot.api.schemas.reference import Health
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # onnxruntime-web as `npm ci` installs it in a clone (the page's runtime.js takes the CDN's copy where it is absent)
 RUNTIME = STATIC.parents[1] / "node_modules" / "onnxruntime-web" / "dist"
 RUNTIME_PATH = "/static/vendor/onnxruntime-web"
-router = APIRouter()
+router = APIRouter(tags=["page"])
 
 
 @router.get("/", include_in_schema=False)

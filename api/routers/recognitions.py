@@ -16,15 +16,16 @@ from fanshot.api.dependencies import (
     MetricsDep,
     ModelLoaderDep,
     ModelVersionsDep,
+    RecogniserDep,
     RecognitionPoolDep,
-    RecognizerDep,
     StoreDep,
 )
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
-from fanshot.api.frames import DamagedPhoto, framed, in_frame
-from fanshot.api.model_versions import BASE
-from fanshot.api.models import Confirmation, Recognition, StoredConfirmation, scorer_input
-from fanshot.api.store import PreconditionFailed, entity_tag
+from fanshot.api.schemas.recognitions import Confirmation, Recognition, StoredConfirmation
+from fanshot.api.schemas.scoring import scorer_input
+from fanshot.api.storage.frames import DamagedPhoto, framed, in_frame
+from fanshot.api.storage.model_versions import BASE
+from fanshot.api.storage.store import PreconditionFailed, entity_tag
 from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
 from fanshot.scoring.tiles import sort_key
@@ -39,7 +40,7 @@ PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
                      for operation in ("get_recognition", "get_image", "confirm")}
 log = logging.getLogger(__name__)
-router = APIRouter()
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
 
 
 class Stopwatch:
@@ -111,9 +112,9 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
     return hand
 
 
-@router.post("/v1/recognitions", status_code=201, response_model=Recognition,
+@router.post("", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
-async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: RecognizerDep, versions: ModelVersionsDep,
+async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: RecogniserDep, versions: ModelVersionsDep,
                              pool: RecognitionPoolDep, metrics: MetricsDep,
                              load_models: ModelLoaderDep) -> JSONResponse:
     clock = Stopwatch()
@@ -131,17 +132,17 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
         clock.lap("queue")  # waiting for a recogniser's slot
         model = versions.active()  # per request: another instance or worker process may have switched it
         try:
-            result = {**recognize(pixels, model.folder, Original(data, pool.memory.reserve)),
+            result = {**recognise(pixels, model.folder, Original(data, pool.memory.reserve)),
                       "model_version": model.id}
         except (ModuleNotFoundError, FileNotFoundError) as missing:
-            log.error("recognizer unavailable: %s", missing)
-            raise Refusal(503, "model_unavailable", "the tile recognizer is not installed on this server") \
+            log.error("recogniser unavailable: %s", missing)
+            raise Refusal(503, "model_unavailable", "the tile recogniser is not installed on this server") \
                 from missing
         clock.lap("recognise")
         height, width = pixels.shape[:2]
         stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
         clock.lap("store")
-        # the recognizer's own stages within "recognise" (localise, classify)
+        # the recogniser's own stages within "recognise" (localise, classify)
         stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
                                    if stage != "total"}}
         metrics.recognition(load_models() if model.id == BASE else model.id, stages)
@@ -152,13 +153,13 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognize: Rec
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 
 
-@router.get("/v1/recognitions/{recognition_id}", response_model=Recognition, responses=error_responses(404))
+@router.get("/{recognition_id}", response_model=Recognition, responses=error_responses(404))
 def get_recognition(recognition_id: str, store: StoreDep) -> JSONResponse:
     recognition = found(store.recognition(recognition_id), recognition_id)
     return JSONResponse(recognition, headers={"ETag": entity_tag(recognition_id, recognition["confirmation"])})
 
 
-@router.get("/v1/recognitions/{recognition_id}/image", response_class=Response,
+@router.get("/{recognition_id}/image", response_class=Response,
             responses={**error_responses(404), 200: {"content": {"image/*": {}}}})
 def get_image(recognition_id: str, store: StoreDep) -> Response:
     photo, media = found(store.image(recognition_id), recognition_id)
@@ -170,7 +171,7 @@ def get_image(recognition_id: str, store: StoreDep) -> Response:
     return Response(photo, media_type=media, headers={"Cache-Control": "private, max-age=31536000"})
 
 
-@router.put("/v1/recognitions/{recognition_id}/confirmation", response_model=StoredConfirmation,
+@router.put("/{recognition_id}/confirmation", response_model=StoredConfirmation,
             response_model_exclude_none=True, responses=error_responses(404, 412))
 def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if_match: IfMatch = None) -> Response:
     recognition = found(store.recognition(recognition_id), recognition_id)

@@ -9,12 +9,13 @@ from fastapi import APIRouter, Request, Response
 
 from fanshot import scoring
 from fanshot.api.errors import Refusal, scorer_refusals
-from fanshot.api.models import ScoreRequest, ScoreResponse, inline_schema, scorer_input
+from fanshot.api.schemas.common import inline_schema
+from fanshot.api.schemas.scoring import ScoreRequest, ScoreResponse, scorer_input
 
 # The body is read as JSON here rather than by FastAPI's body parameter, which checked the content type with the
 # email package and decoded with the json module: a third of the route's HTTP cost (BENCHMARKS.md, issue 36).
 SCORE_BODY = {"required": True, "content": {"application/json": {"schema": inline_schema(ScoreRequest)}}}
-router = APIRouter()
+router = APIRouter(prefix="/v1/score", tags=["score"])
 
 
 def json_body(content_type: str | None, body: bytes) -> Any:
@@ -31,7 +32,7 @@ def json_body(content_type: str | None, body: bytes) -> Any:
         raise Refusal(422, "bad_request", f"the body is not JSON: {error}") from None
 
 
-@router.post("/v1/score", response_model=ScoreResponse, openapi_extra={"requestBody": SCORE_BODY})
+@router.post("", response_model=ScoreResponse, openapi_extra={"requestBody": SCORE_BODY})
 async def score(request: Request) -> Response:
     # Runs on the event loop: scoring is short pure-Python CPU work, so a thread hop would only add latency.
     # The scorer's answer goes out as it is, encoded by orjson (a tenth of the json module's time), not

@@ -6,13 +6,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from fanshot.api.models import TileName
+from fanshot.api.schemas.reference import TileName
 from fanshot.scoring.tiles import DETECTOR_CLASSES, names
 
 TILE_NAMES = [{"code": code, "zh": names(code)[0], "en": names(code)[1]} for code in DETECTOR_CLASSES]
-router = APIRouter()
+router = APIRouter(prefix="/v1/tiles", tags=["tiles"])
 
 
-@router.get("/v1/tiles", response_model=list[TileName])
+@router.get("", response_model=list[TileName])
 async def tiles() -> JSONResponse:
     return JSONResponse(TILE_NAMES, headers={"Cache-Control": "public, max-age=3600"})

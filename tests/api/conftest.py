@@ -1,4 +1,4 @@
-"""Shared fixtures: an app on a temporary data directory with a small deterministic fake recognizer."""
+"""Shared fixtures: an app on a temporary data directory with a small deterministic fake recogniser."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ READ_CODES = ["1m", "2m", "3s", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", 
 MISREAD = 2
 
 
-def fake_recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
+def fake_recognise(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
     """Fourteen tiles in a row across the middle of the photo; tile MISREAD is the uncertain one."""
     height, width = image.shape[:2]
     step = width / len(READ_CODES)
@@ -115,7 +115,7 @@ def storage(request: pytest.FixtureRequest) -> dict[str, str]:
 
 @pytest.fixture
 def client(tmp_path: Path, storage: dict[str, str]) -> TestClient:
-    return local_client(create_app(tmp_path / "data", **storage, recognize=fake_recognize,
+    return local_client(create_app(tmp_path / "data", **storage, recognise=fake_recognise,
                                    name_tile=fake_name_tile, load_models=fake_load_models))
 
 

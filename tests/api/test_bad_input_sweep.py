@@ -1,4 +1,4 @@
-"""A sweep of bad and odd requests across every operation, with the real recognizer: none may get a 5xx, and
+"""A sweep of bad and odd requests across every operation, with the real recogniser: none may get a 5xx, and
 every refusal is the documented error shape."""
 
 import io

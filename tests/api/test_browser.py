@@ -1,5 +1,5 @@
 """The page in headless Debian Chromium, on a phone (390×844) and a desktop viewport: upload a real photo, fix
-it, score, save, reload. The recognizer and the box namer are deterministic fakes (tests/api/conftest.py, or a
+it, score, save, reload. The recogniser and the box namer are deterministic fakes (tests/api/conftest.py, or a
 table laid out per test), so the fixes and scores are known; the page, its uploads, the API and the storage are
 real. Screens are checked with axe-core (npm, installed by .ci/run) for serious or critical violations."""
 
@@ -21,7 +21,7 @@ import uvicorn
 from PIL import Image, ImageDraw, ImageFont
 
 from fanshot.api.app import create_app
-from tests.api.conftest import CHROMIUM, MISREAD, fake_name_tile, fake_recognize, jpeg, real_photo
+from tests.api.conftest import CHROMIUM, MISREAD, fake_name_tile, fake_recognise, jpeg, real_photo
 from tests.api.test_durability import free_port
 from tests.services import unavailable
 
@@ -43,8 +43,8 @@ pytestmark = pytest.mark.browser
 
 def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | None = None,
           confidence: float = 0.97) -> Callable[..., dict[str, Any]]:
-    """A recognizer that reads `rows` of tiles laid across the photo, placed as `hand_tiles` says."""
-    def recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
+    """A recogniser that reads `rows` of tiles laid across the photo, placed as `hand_tiles` says."""
+    def recognise(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
         height, width = image.shape[:2]
         step = width / max(len(row) for row in rows)
         tiles = [{"box": [round(n * step + 1, 1), round(height * (0.1 + 0.25 * r), 1), round((n + 1) * step - 1, 1),
@@ -54,7 +54,7 @@ def table(*rows: list[str], hand_tiles: dict[str, Any], hand: dict[str, Any] | N
         return {"image": {"width": width, "height": height}, "tiles": tiles, "groups": [],
                 "hand": hand or {"concealed": "", "melds": [], "flowers": ""}, "hand_tiles": hand_tiles,
                 "suggestions": [], "timing_ms": {"total": 1.0}}
-    return recognize
+    return recognise
 
 
 FELT = (24, 110, 62)
@@ -63,7 +63,7 @@ HONOURS = "东南西北白發中"
 
 
 def table_photo(codes: list[str], width: int = 1400, height: int = 640) -> bytes:
-    """A photo of tiles on felt where conftest's fake recognizer boxes them (a row across the middle), so
+    """A photo of tiles on felt where conftest's fake recogniser boxes them (a row across the middle), so
     screenshots show boxes around tiles. Tile 2 shows 三万, the tile the fake misreads as 3s."""
     image = Image.new("RGB", (width, height), FELT)
     step = width / len(codes)
@@ -96,7 +96,7 @@ def as_jpeg(image: Image.Image) -> bytes:
 def slanted_table(codes: list[str], degrees: float = -25, across: float = 0.55, width: int = 1400,
                   height: int = 1000) -> tuple[bytes, Callable[..., dict[str, Any]]]:
     """A photo of `codes` in one row, `across` the photo's width, turned `degrees` (clockwise when negative) about
-    its centre, as a phone held askew and afar sees them, and conftest's fake recognizer with each tile boxed by
+    its centre, as a phone held askew and afar sees them, and conftest's fake recogniser with each tile boxed by
     the upright rectangle around it: the boxes of neighbours overlap, as the recogniser's do on such photos, and
     on a phone they are under 24 px wide (issue 35)."""
     image = Image.new("RGB", (width, height), FELT)
@@ -116,14 +116,14 @@ def slanted_table(codes: list[str], degrees: float = -25, across: float = 0.55, 
 
     fractions = [around(*box) for box in upright]
 
-    def recognize(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
-        read = fake_recognize(image, models_dir)
+    def recognise(image: np.ndarray, models_dir: Path | None = None, original: object = None) -> dict[str, Any]:
+        read = fake_recognise(image, models_dir)
         shown_height, shown_width = image.shape[:2]
         for tile, (x1, y1, x2, y2) in zip(read["tiles"], fractions, strict=True):
             tile["box"] = [round(x1 * shown_width, 1), round(y1 * shown_height, 1), round(x2 * shown_width, 1),
                            round(y2 * shown_height, 1)]
         return read
-    return as_jpeg(image), recognize
+    return as_jpeg(image), recognise
 
 
 SHOWN = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]  # what the photo shows
@@ -133,9 +133,9 @@ SHOWN = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z",
 def serve(tmp_path):
     servers = []
 
-    def start(recognize=fake_recognize, **options) -> str:
+    def start(recognise=fake_recognise, **options) -> str:
         port = free_port()
-        app = create_app(tmp_path / f"data{len(servers)}", recognize=recognize, name_tile=fake_name_tile, **options)
+        app = create_app(tmp_path / f"data{len(servers)}", recognise=recognise, name_tile=fake_name_tile, **options)
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -702,7 +702,7 @@ def test_a_failed_upload_keeps_the_photo_and_tries_again_with_it(server, page):
 def test_a_photo_with_no_tile_read_says_how_to_get_a_reading(serve, page):
     # issue 35: "Read 0 tiles." was a dead end
     def nothing(image, models_dir=None, original=None):
-        return {**fake_recognize(image), "tiles": [], "groups": [], "suggestions": [],
+        return {**fake_recognise(image), "tiles": [], "groups": [], "suggestions": [],
                 "hand": {"concealed": "", "melds": [], "flowers": ""},
                 "hand_tiles": {"concealed": [], "melds": [], "flowers": [], "loose": []}}
 
@@ -773,8 +773,8 @@ def test_every_screen_passes_axe_with_big_targets_and_labels_apart(server, page)
 
 def test_on_a_slanted_photo_on_a_phone_labels_stay_clear_and_boxes_are_big_enough_to_tap(serve, phone, shots):
     """Issue 35: on a slanted photo each label lay under the next tile's box, and a phone drew 17×22 px boxes."""
-    photo, recognize = slanted_table(SHOWN)
-    ready(phone, serve(recognize))
+    photo, recognise = slanted_table(SHOWN)
+    ready(phone, serve(recognise))
     upload(phone, photo)
     assert overlapping_labels(phone) == []
     assert small_boxes(phone) == []

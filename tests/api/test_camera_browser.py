@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from fanshot.api.dependencies import model_recognizer
+from fanshot.api.dependencies import model_recogniser
 from fanshot.vision.recogniser import shipped
 from tests.api.conftest import CHROMIUM, CHROMIUM_ARGS, real_photo
 from tests.api.test_browser import (  # noqa: F401 - fixtures
@@ -128,7 +128,7 @@ def slow_shot(route) -> None:
 @pytest.mark.skipif(not RUNTIME.is_dir(), reason="onnxruntime-web is not installed: npm ci")
 @pytest.mark.parametrize("device", VIEWPORTS)
 def test_the_camera_mode_counts_the_tiles_and_takes_the_shot_by_itself(serve, camera_browser, device, shots):  # noqa: F811 - the fixtures
-    server = serve(recognize=model_recognizer)
+    server = serve(recognise=model_recogniser)
     # routes see vision.json only when the service worker does not answer for them
     page = open_page(camera_browser, device, permissions=["camera"], service_workers="block")
     page.goto(server)

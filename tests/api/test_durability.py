@@ -9,15 +9,15 @@ import httpx
 import numpy as np
 import pytest
 
-from fanshot.api.images import FolderImages
-from fanshot.api.store import Store
-from tests.api.conftest import fake_recognize, free_port, jpeg, serve
+from fanshot.api.storage.images import FolderImages
+from fanshot.api.storage.store import Store
+from tests.api.conftest import fake_recognise, free_port, jpeg, serve
 from tests.api.test_recognitions import confirmation_of
 
 
 @pytest.mark.server
 def test_acknowledged_confirmation_survives_a_kill(tmp_path):
-    recognition = Store(tmp_path).add_recognition(fake_recognize(np.zeros((480, 640, 3), np.uint8)), jpeg(),
+    recognition = Store(tmp_path).add_recognition(fake_recognise(np.zeros((480, 640, 3), np.uint8)), jpeg(),
                                                   "image/jpeg", ".jpg")
     url = f"/v1/recognitions/{recognition['id']}"
     port = free_port()

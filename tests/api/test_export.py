@@ -5,9 +5,9 @@ import zipfile
 
 import numpy as np
 
-from fanshot.api.export import yolo_zip_stream
-from fanshot.api.store import Example
-from tests.api.conftest import fake_recognize, jpeg
+from fanshot.api.storage.export import yolo_zip_stream
+from fanshot.api.storage.store import Example
+from tests.api.conftest import fake_recognise, jpeg
 from tests.api.test_recognitions import confirmation_of
 
 
@@ -21,7 +21,7 @@ class CountingImages:
 
 
 def example(name: str, digest: str | None) -> Example:
-    result = {"id": "r", **fake_recognize(np.zeros((480, 640, 3), np.uint8))}
+    result = {"id": "r", **fake_recognise(np.zeros((480, 640, 3), np.uint8))}
     return Example(name, digest, result, confirmation_of(result))
 
 

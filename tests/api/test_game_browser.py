@@ -1,6 +1,6 @@
 """Two phones at one table, in headless Debian Chromium: one starts a game and records a scored hand, the other
 follows the game's link and sees its scoresheet change live (Server-Sent Events), and its undo reaches the first.
-Set-up as in test_browser.py: the deterministic fake recognizer, a real server, page, API and storage."""
+Set-up as in test_browser.py: the deterministic fake recogniser, a real server, page, API and storage."""
 
 import pytest
 

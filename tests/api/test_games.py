@@ -15,11 +15,11 @@ import httpx
 import pytest
 
 from fanshot.api.app import create_app
-from fanshot.api.database import open_database, sqlite_url, upgrade
-from fanshot.api.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
-from fanshot.api.game_store import SqlGameStore
 from fanshot.api.routers.games import RECONNECT_MS
-from tests.api.conftest import fake_recognize, served
+from fanshot.api.storage.database import open_database, sqlite_url, upgrade
+from fanshot.api.storage.game_events import MAX_STREAMS_PER_CLIENT, LocalGameEvents, PostgresGameEvents
+from fanshot.api.storage.game_store import SqlGameStore
+from tests.api.conftest import fake_recognise, served
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
 
@@ -218,7 +218,7 @@ def test_a_name_that_looks_like_a_formula_is_exported_as_text(client):
 @pytest.fixture
 def game_store(tmp_path, storage) -> SqlGameStore:
     """The games of the app's storage: embedded, or on PostgreSQL."""
-    return create_app(tmp_path, **storage, recognize=fake_recognize).state.games
+    return create_app(tmp_path, **storage, recognise=fake_recognise).state.games
 
 
 def test_concurrent_hands_are_all_kept(game_store):

@@ -13,10 +13,10 @@ import httpx
 import numpy as np
 import pytest
 
-from fanshot.api.store import Store
+from fanshot.api.storage.store import Store
 from fanshot.cli import main
 from fanshot.datasets.classes import CLASS_INDEX
-from tests.api.conftest import fake_recognize, free_port, jpeg, serve
+from tests.api.conftest import fake_recognise, free_port, jpeg, serve
 from tests.api.test_games import CHICKEN, PLAYERS, read_event, self_draw
 
 pytestmark = pytest.mark.server
@@ -84,7 +84,7 @@ def test_killing_one_instance_in_a_burst_of_confirmations_loses_no_acknowledged_
                                                                                        shared_storage):
     (killed, _), (a, b) = instances
     store = Store(tmp_path / "direct", **shared_storage)
-    result = fake_recognize(np.zeros((480, 640, 3), np.uint8))
+    result = fake_recognise(np.zeros((480, 640, 3), np.uint8))
     ids = [store.add_recognition(result, jpeg(), "image/jpeg", ".jpg")["id"] for _ in range(80)]
     acknowledged: dict[str, dict] = {}
     lock, kill_now = threading.Lock(), threading.Event()

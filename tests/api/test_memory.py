@@ -1,5 +1,5 @@
 """No request can push the server's memory past 900 MB: the largest photos it accepts, several at once, with the
-real recognizer, measured as the server process's peak resident size (VmHWM)."""
+real recogniser, measured as the server process's peak resident size (VmHWM)."""
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path

@@ -12,9 +12,16 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from fanshot.api.app import create_app
-from fanshot.api.database import SchemaOutOfDate, current_revision, head_revision, metadata, open_database, upgrade
+from fanshot.api.storage.database import (
+    SchemaOutOfDate,
+    current_revision,
+    head_revision,
+    metadata,
+    open_database,
+    upgrade,
+)
 from fanshot.cli import main
-from tests.api.conftest import fake_load_models, fake_recognize, jpeg, local_client
+from tests.api.conftest import fake_load_models, fake_recognise, jpeg, local_client
 
 # The schema as the releases before migrations made it (api/store.py and api/game_store.py of commit 888c420).
 PREVIOUS_SCHEMA = """
@@ -46,7 +53,7 @@ def previous_release_data(data_dir):
 
 
 def app_on(data_dir, **storage):
-    return local_client(create_app(data_dir, **storage, recognize=fake_recognize, load_models=fake_load_models))
+    return local_client(create_app(data_dir, **storage, recognise=fake_recognise, load_models=fake_load_models))
 
 
 def confirmations_indexes(url: str) -> list[str]:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from fanshot.api.images import FolderImages, ImagesUnavailable
-from fanshot.api.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
-from fanshot.api.model_versions import ModelVersions
-from tests.api.conftest import fake_recognize, jpeg
+from fanshot.api.storage.images import FolderImages, ImagesUnavailable
+from fanshot.api.storage.model_files import MANIFEST, ModelFiles, ModelFilesMissing, store_name
+from fanshot.api.storage.model_versions import ModelVersions
+from tests.api.conftest import fake_recognise, jpeg
 from tests.api.test_models import (
     adapt,
     app_client,
@@ -33,11 +33,11 @@ def folder_contents(folder: Path) -> dict[str, bytes]:
 
 
 def recording(loaded: list[tuple[Path, dict[str, bytes]]]):
-    """A recognizer that notes the models folder it is handed and what that folder holds."""
-    def recognize(image, models_dir, original=None):
+    """A recogniser that notes the models folder it is handed and what that folder holds."""
+    def recognise(image, models_dir, original=None):
         loaded.append((models_dir, folder_contents(models_dir)))
-        return fake_recognize(image)
-    return recognize
+        return fake_recognise(image)
+    return recognise
 
 
 def run_together(calls) -> None:
@@ -158,7 +158,7 @@ def test_a_version_adapted_by_one_instance_is_served_by_another_from_the_object_
     storage = {"database_url": migrated_postgres_url, "images_url": s3_images_url, "s3_endpoint_url": s3_endpoint}
     loaded: list[tuple[Path, dict[str, bytes]]] = []
     one = app_client(tmp_path / "one", fake_adapter(0.95, files=VERSION_FILES), storage=storage)
-    two = app_client(tmp_path / "two", recognize=recording(loaded), storage=storage)
+    two = app_client(tmp_path / "two", recognise=recording(loaded), storage=storage)
     assert list((tmp_path / "two" / "models").iterdir()) == []  # the second instance holds no model files
     confirm_photos(one, 2)
     version = adapt(one)["version"]
@@ -180,18 +180,18 @@ def test_a_version_adapted_by_one_instance_is_served_by_another_from_the_object_
 @pytest.mark.model
 def test_the_real_recogniser_of_another_instance_loads_an_adapted_version_fetched_from_the_object_store(
         tmp_path, migrated_postgres_url, s3_images_url, s3_endpoint):
-    from fanshot.api.dependencies import model_recognizer
+    from fanshot.api.dependencies import model_recogniser
     from fanshot.vision.recogniser import MODELS_DIR
 
     storage = {"database_url": migrated_postgres_url, "images_url": s3_images_url, "s3_endpoint_url": s3_endpoint}
     shipped = {name: (MODELS_DIR / name).read_bytes() for name in ("vision.json", "localiser.onnx", "classifier.onnx")}
     loaded: list[Path] = []
 
-    def recognize(image, models_dir, original=None):
+    def recognise(image, models_dir, original=None):
         loaded.append(models_dir)
-        return model_recognizer(image, models_dir)
+        return model_recogniser(image, models_dir)
     one = app_client(tmp_path / "one", fake_adapter(0.95, files=shipped), storage=storage)
-    two = app_client(tmp_path / "two", recognize=recognize, storage=storage)
+    two = app_client(tmp_path / "two", recognise=recognise, storage=storage)
     confirm_photos(one, 2)
     version = adapt(one)["version"]
     recognition = two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg(), "image/jpeg")})
@@ -207,7 +207,7 @@ def test_a_fresh_instance_on_the_same_data_dir_with_an_empty_cache_loads_the_ver
     shutil.rmtree(tmp_path / "models")
     assert set(folder_contents(tmp_path / "images" / "models" / version)) == {*VERSION_FILES, MANIFEST}
     loaded: list[tuple[Path, dict[str, bytes]]] = []
-    fresh = app_client(tmp_path, recognize=recording(loaded))
+    fresh = app_client(tmp_path, recognise=recording(loaded))
     recognition = fresh.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg(), "image/jpeg")}).json()
     assert recognition["model_version"] == version
     assert loaded == [(tmp_path / "models" / version, VERSION_FILES)]

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fanshot.api.app import create_app
-from tests.api.conftest import fake_name_tile, fake_recognize, jpeg, local_client
+from tests.api.conftest import fake_name_tile, fake_recognise, jpeg, local_client
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
 
@@ -58,10 +58,10 @@ def close_databases():
         OPENED.pop().state.store.engine.dispose()
 
 
-def app_client(data: Path, adapter=None, recognize=fake_recognize, storage: dict[str, str] | None = None) -> TestClient:
+def app_client(data: Path, adapter=None, recognise=fake_recognise, storage: dict[str, str] | None = None) -> TestClient:
     """An app on `data`, or on the database and image store of `storage` (tests/api/conftest.py) with its model
     folders under `data`."""
-    app = create_app(data, recognize=recognize, name_tile=fake_name_tile, **(storage or {}),
+    app = create_app(data, recognise=recognise, name_tile=fake_name_tile, **(storage or {}),
                      **({"adapt": adapter} if adapter else {}))
     OPENED.append(app)
     return local_client(app)
@@ -157,7 +157,7 @@ def test_each_version_links_its_per_class_figures(tmp_path, storage):
 def test_shipped_models_without_figures_say_how_to_make_them(tmp_path, storage):
     bare = tmp_path / "bare-models"
     bare.mkdir()
-    app = create_app(tmp_path / "data", recognize=fake_recognize, name_tile=fake_name_tile, base_models=bare,
+    app = create_app(tmp_path / "data", recognise=fake_recognise, name_tile=fake_name_tile, base_models=bare,
                      **(storage or {}))
     OPENED.append(app)
     response = local_client(app).get("/v1/models/base/figures")
@@ -222,11 +222,11 @@ def test_one_adaptation_at_a_time(tmp_path, storage):
 def test_every_process_reads_the_active_version_from_the_store(tmp_path, storage):
     seen = []
 
-    def recognize(image, models_dir, original=None):
+    def recognise(image, models_dir, original=None):
         seen.append(models_dir)
-        return fake_recognize(image)
+        return fake_recognise(image)
     one = app_client(tmp_path, fake_adapter(0.95), storage=storage)
-    two = app_client(tmp_path, recognize=recognize, storage=storage)  # one data dir (or database)
+    two = app_client(tmp_path, recognise=recognise, storage=storage)  # one data dir (or database)
     confirm_photos(one, 2)
     version = adapt(one)["version"]
     assert two.post("/v1/recognitions", files={"photo": ("h.jpg", jpeg())}).json()["model_version"] == version
@@ -273,7 +273,7 @@ def test_the_real_adaptation_runs_on_confirmed_photos(tmp_path, monkeypatch):
 
 
 def test_a_version_adapted_before_the_deep_kind_existed_is_listed_as_a_head_refit():
-    from fanshot.api.model_versions import held_out_figures
+    from fanshot.api.storage.model_versions import held_out_figures
 
     assert held_out_figures({"kept": "adapted", "held_out": figures(0.9)})["kind"] == "head"
     assert held_out_figures({"kind": "deep", "kept": "adapted", "held_out": figures(0.9)})["kind"] == "deep"

@@ -12,7 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from fanshot.api.app import create_app
 from fanshot.api.work import RecognitionPool
-from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
+from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.services import free_port
 
@@ -61,11 +61,11 @@ def test_recognitions_are_counted_with_their_model_version_and_stage_times(clien
 def test_queue_depth_counts_recognitions_waiting_for_a_slot(tmp_path):
     release = threading.Event()
 
-    def slow_recognize(image, models_dir, original=None):
+    def slow_recognise(image, models_dir, original=None):
         release.wait(30)
-        return fake_recognize(image, models_dir)
+        return fake_recognise(image, models_dir)
 
-    app = create_app(tmp_path, recognize=slow_recognize, name_tile=fake_name_tile, load_models=fake_load_models)
+    app = create_app(tmp_path, recognise=slow_recognise, name_tile=fake_name_tile, load_models=fake_load_models)
     app.state.recognition_pool = RecognitionPool(workers=1, metrics=app.state.metrics)
     with local_client(app) as client:
         uploads = [threading.Thread(target=client.post, args=("/v1/recognitions",),
@@ -94,7 +94,7 @@ def test_not_ready_names_each_part_that_fails(tmp_path):
     def no_models() -> str:
         raise FileNotFoundError("models/vision.json")
 
-    app = create_app(tmp_path, recognize=fake_recognize, load_models=no_models)
+    app = create_app(tmp_path, recognise=fake_recognise, load_models=no_models)
     (tmp_path / "images").rmdir()
     (tmp_path / "fanshot.sqlite3").unlink()
     (tmp_path / "fanshot.sqlite3").mkdir()  # a database that cannot be opened
@@ -120,7 +120,7 @@ def test_every_answer_has_a_request_id_even_an_internal_error(tmp_path):
     def broken(image, models_dir, original=None):
         raise RuntimeError("boom")
 
-    client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
+    client = local_client(create_app(tmp_path, recognise=broken, load_models=fake_load_models),
                         raise_server_exceptions=False)
     answer = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")},
                          headers={"X-Request-ID": "req-42"})
@@ -142,7 +142,7 @@ def test_an_internal_error_keeps_the_security_headers_and_never_reaches_the_serv
     def broken(image, models_dir, original=None):
         raise RuntimeError("boom")
 
-    client = local_client(create_app(tmp_path, recognize=broken, load_models=fake_load_models))  # raises if it escapes
+    client = local_client(create_app(tmp_path, recognise=broken, load_models=fake_load_models))  # raises if it escapes
     answer = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")})
     assert answer.status_code == 500 and answer.json()["errors"][0]["code"] == "internal"
     assert answer.headers["X-Content-Type-Options"] == "nosniff" and "frame-ancestors 'none'" in \
@@ -158,7 +158,7 @@ def test_after_an_internal_error_the_keep_alive_connection_serves_the_next_reque
         raise RuntimeError("boom")
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path, recognize=broken, load_models=fake_load_models),
+    server = uvicorn.Server(uvicorn.Config(create_app(tmp_path, recognise=broken, load_models=fake_load_models),
                                            port=port, log_level="critical"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

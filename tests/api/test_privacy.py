@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import ExifTags, Image, PngImagePlugin
 
-from fanshot.api.privacy import without_private_metadata
+from fanshot.api.storage.privacy import without_private_metadata
 from tests.api.test_recognitions import confirmed_upload
 
 GPS = {ExifTags.GPS.GPSLatitudeRef: "N", ExifTags.GPS.GPSLatitude: (22.0, 17.0, 30.5),
@@ -97,7 +97,7 @@ def test_no_upload_is_stored_served_or_exported_with_its_location(client):
     uploads = [confirmed_upload(client, photo) for photo in (private_jpeg(), private_png())]
     for created in uploads:
         served = client.get(f"/v1/recognitions/{created['id']}/image").content
-        # turned by EXIF: served upright, in the frame of its boxes (api/frames.py), so with no orientation to keep
+        # turned by EXIF: served upright, in the frame of its boxes (storage/frames.py), so with no orientation to keep
         picture = Image.open(io.BytesIO(served))
         assert leaks(served) == [] and ExifTags.Base.Orientation not in picture.getexif()
         assert picture.size == (created["image"]["width"], created["image"]["height"])

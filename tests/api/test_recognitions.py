@@ -10,7 +10,7 @@ from fanshot.api.app import create_app
 from fanshot.datasets.importer import read_dataset
 from fanshot.datasets.yolo import parse_data_yaml, parse_labels
 from fanshot.scoring.tiles import DETECTOR_CLASSES
-from tests.api.conftest import MISREAD, READ_CODES, fake_recognize, jpeg, local_client
+from tests.api.conftest import MISREAD, READ_CODES, fake_recognise, jpeg, local_client
 from tests.vision.test_image import png_header_only, scan_bomb
 
 pytestmark = pytest.mark.storage  # every test here reads or writes records or photos
@@ -180,7 +180,7 @@ def test_indices_that_name_no_such_tile_are_refused(client, recognition, change,
 
 
 def test_a_tile_without_a_box_is_placed_but_is_no_label(client, recognition):
-    """The export, which adaptation reads as well (api/export.py `labelled_files`), labels the tiles in the
+    """The export, which adaptation reads as well (api/storage/export.py `labelled_files`), labels the tiles in the
     photo alone: a tile added by hand has no box to learn from."""
     body = placed_confirmation(recognition)
     assert client.put(f"/v1/recognitions/{recognition['id']}/confirmation", json=body).status_code == 200
@@ -392,24 +392,24 @@ def test_unknown_export_format_is_422(client):
 def test_errors_never_leak_internals(tmp_path):
     def broken(image, models_dir, original=None):
         raise RuntimeError("secret detail in /srv/fanshot/vision.py")
-    client = local_client(create_app(tmp_path, recognize=broken), raise_server_exceptions=False)
+    client = local_client(create_app(tmp_path, recognise=broken), raise_server_exceptions=False)
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 500
     assert response.json() == {"errors": [{"code": "internal", "message": response.json()["errors"][0]["message"]}]}
     assert "secret" not in response.text and "Traceback" not in response.text
 
 
-def test_missing_recognizer_is_503(tmp_path):
+def test_missing_recogniser_is_503(tmp_path):
     def absent(image, models_dir, original=None):
         raise ModuleNotFoundError("No module named 'fanshot.vision.recogniser'")
-    client = local_client(create_app(tmp_path, recognize=absent))
+    client = local_client(create_app(tmp_path, recognise=absent))
     response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
     assert response.status_code == 503 and response.json()["errors"][0]["code"] == "model_unavailable"
 
 
-def test_fake_recognizer_keeps_boxes_inside_the_photo():
+def test_fake_recogniser_keeps_boxes_inside_the_photo():
     import numpy as np
-    result = fake_recognize(np.zeros((100, 200, 3), np.uint8))
+    result = fake_recognise(np.zeros((100, 200, 3), np.uint8))
     assert all(0 <= t["box"][0] < t["box"][2] <= 200 for t in result["tiles"])
 
 
@@ -501,12 +501,12 @@ def test_export_splits_train_and_val_by_photo(client, tmp_path):
     assert exported(client).namelist() == archive.namelist()  # the same photos in the same splits every time
 
 
-def test_the_recognizer_gets_the_uploaded_file_to_read_small_faces_at_full_size(tmp_path):
+def test_the_recogniser_gets_the_uploaded_file_to_read_small_faces_at_full_size(tmp_path):
     seen = {}
 
-    def recognize(image, models_dir, original=None):
+    def recognise(image, models_dir, original=None):
         seen["read"], seen["full"] = image.shape, original.pixels().shape
-        return fake_recognize(image)
-    client = local_client(create_app(tmp_path, recognize=recognize))
+        return fake_recognise(image)
+    client = local_client(create_app(tmp_path, recognise=recognise))
     assert client.post("/v1/recognitions", files={"photo": ("big.jpg", jpeg(4000, 3000))}).status_code == 201
     assert seen == {"read": (1200, 1600, 3), "full": (3000, 4000, 3)}

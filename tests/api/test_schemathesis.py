@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fanshot.api.app import create_app
 from fanshot.api.security import Security
-from tests.api.conftest import fake_recognize
+from tests.api.conftest import fake_recognise
 
 schemathesis = pytest.importorskip("schemathesis", reason="pip install schemathesis")
 positive_data_acceptance = pytest.importorskip("schemathesis.specs.openapi.checks").positive_data_acceptance
@@ -22,7 +22,7 @@ EXAMPLES = int(os.environ.get("FANSHOT_SCHEMATHESIS_EXAMPLES", "30"))
 @pytest.mark.slow
 def test_every_operation_conforms_and_never_fails(tmp_path):
     # schemathesis calls the app by the name `testserver`: allowed here like a configured --allowed-host.
-    app = create_app(tmp_path, recognize=fake_recognize, security=Security(frozenset({"testserver"})))
+    app = create_app(tmp_path, recognise=fake_recognise, security=Security(frozenset({"testserver"})))
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     for result in schema.get_all_operations():
         operation = result.ok()

@@ -2,7 +2,7 @@ import orjson
 import pytest
 
 from fanshot import scoring
-from fanshot.api.models import ScoreResponse
+from fanshot.api.schemas.scoring import ScoreResponse
 
 REQUEST = {
     "ruleset": "jipinghu",
@@ -117,7 +117,7 @@ QIANGGANG = {
 
 @pytest.mark.parametrize("body", [REQUEST, QIANGGANG], ids=["jipinghu", "qianggang"])
 def test_score_response_model_validates_what_the_api_returns(client, body):
-    from fanshot.api.models import ScoreResponse
+    from fanshot.api.schemas.scoring import ScoreResponse
 
     returned = client.post("/v1/score", json=body).json()
     model = ScoreResponse.model_validate(returned)

@@ -6,14 +6,14 @@ import pytest
 
 from fanshot.api.app import create_app
 from fanshot.api.security import Security, host_name, machine_addresses
-from tests.api.conftest import fake_recognize, free_port, jpeg, local_client, serve
+from tests.api.conftest import fake_recognise, free_port, jpeg, local_client, serve
 
 TOKEN = "s3cret-token"
 
 
 @pytest.fixture
 def guarded(tmp_path):
-    return local_client(create_app(tmp_path, recognize=fake_recognize,
+    return local_client(create_app(tmp_path, recognise=fake_recognise,
                                    security=Security.with_hosts(["mahjong.example"], TOKEN)))
 
 
@@ -30,7 +30,7 @@ def test_only_this_servers_names_are_served(client, host, status):
 
 
 def test_configured_names_and_this_machines_addresses_are_served(tmp_path):
-    client = local_client(create_app(tmp_path, recognize=fake_recognize,
+    client = local_client(create_app(tmp_path, recognise=fake_recognise,
                                      security=Security.with_hosts(["Mahjong.Example"], None)))
     for host in ["mahjong.example", "mahjong.example:8443", *sorted(machine_addresses())]:
         netloc = f"[{host}]" if ":" in host and not host.startswith("mahjong") else host

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from fanshot.api.app import create_app
-from fanshot.api.images import PhotoReads
-from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognize, jpeg, local_client
+from fanshot.api.storage.images import PhotoReads
+from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.api.test_score import REQUEST
 from tests.services import free_port
@@ -25,7 +25,7 @@ from tests.services import free_port
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(tmp_path, recognize=fake_recognize, name_tile=fake_name_tile, load_models=fake_load_models)
+    return create_app(tmp_path, recognise=fake_recognise, name_tile=fake_name_tile, load_models=fake_load_models)
 
 
 @pytest.mark.parametrize(("fault", "code"), [
@@ -104,7 +104,7 @@ def test_a_hung_image_store_holds_its_own_threads_only_and_photo_reads_answer_50
 
 def test_an_object_store_that_accepts_and_never_answers_fails_a_read_in_seconds(monkeypatch):
     pytest.importorskip("boto3", reason="the scale extra (boto3) is not installed")
-    from fanshot.api import images
+    from fanshot.api.storage import images
 
     monkeypatch.setattr(images, "S3_READ_SECONDS", 0.5)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
@@ -134,7 +134,7 @@ def test_readyz_is_503_when_the_database_takes_no_writes(tmp_path):
 
 
 def test_readyz_is_503_when_photos_cannot_be_written(app, monkeypatch):
-    from fanshot.api import images
+    from fanshot.api.storage import images
 
     def full_disk(path, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

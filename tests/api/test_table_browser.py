@@ -1,7 +1,7 @@
 """The page at the table (issue 35 items 2, 7 and 13), in headless Debian Chromium on the phone and desktop
 viewports: unsaved fixes are kept and Back and Forward move between photos; a game's hand is edited from its row;
 the layout keeps Save by Score, folds the waits, uses a desktop's width and marks the tile being fixed. Set-up as
-in test_browser.py: the deterministic fake recognizer, a real server, page, API and storage."""
+in test_browser.py: the deterministic fake recogniser, a real server, page, API and storage."""
 
 import re
 
@@ -14,7 +14,7 @@ from tests.api.test_browser import page, ready, serve, server, stored, sync_api,
 pytestmark = pytest.mark.browser
 expect = sync_api.expect
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
-MACHINE = "12m456p3789s11122z"  # the fake recognizer's reading, 3s misread
+MACHINE = "12m456p3789s11122z"  # the fake recogniser's reading, 3s misread
 FIXED = "123m456p789s11122z"
 UNSAVED = "Unsaved changes: kept on this device until you save."
 RESTORED = "Your unsaved changes to this photo are back: save to keep them."

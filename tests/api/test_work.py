@@ -12,7 +12,7 @@ from fanshot.api.app import create_app
 from fanshot.api.routers import recognitions
 from fanshot.api.work import MemoryBudget, RecognitionPool
 from fanshot.vision.image import load_photo
-from tests.api.conftest import fake_recognize, jpeg, local_client
+from tests.api.conftest import fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.vision.test_image import scan_bomb
 
@@ -21,16 +21,16 @@ UPLOADS = 48
 
 @pytest.fixture
 def stuck(tmp_path):
-    """An app whose recognizer blocks until `release` is set, and a way to upload to it from many threads."""
+    """An app whose recogniser blocks until `release` is set, and a way to upload to it from many threads."""
     release, entered = threading.Event(), threading.Semaphore(0)
 
-    def blocked_recognize(image, models_dir, original=None):
+    def blocked_recognise(image, models_dir, original=None):
         entered.release()
         release.wait(60)
-        return fake_recognize(image, models_dir)
+        return fake_recognise(image, models_dir)
 
-    client = local_client(create_app(tmp_path, recognize=blocked_recognize))
-    release.set()  # one upload goes through before the recognizer blocks
+    client = local_client(create_app(tmp_path, recognise=blocked_recognise))
+    release.set()  # one upload goes through before the recogniser blocks
     done = client.post("/v1/recognitions", files={"photo": ("a.jpg", jpeg())})
     assert done.status_code == 201 and entered.acquire(timeout=0)
     release.clear()
@@ -73,7 +73,7 @@ def test_uploads_past_the_queue_bound_get_503_and_retry_after(stuck):
 
 
 def one_slot_app(tmp_path):
-    client = local_client(create_app(tmp_path, recognize=fake_recognize))
+    client = local_client(create_app(tmp_path, recognise=fake_recognise))
     client.app.state.recognition_pool = RecognitionPool(workers=1)
     return client
 

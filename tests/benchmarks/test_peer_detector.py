@@ -21,8 +21,8 @@ from benchmarks.peer_detector import (
     true_codes_under,
 )
 from fanshot.scoring.tiles import PLAYING_TILES
-from fanshot.vision.evaluate import Tally
-from fanshot.vision.metrics import Boxes
+from fanshot.vision.evaluation.evaluate import Tally
+from fanshot.vision.evaluation.metrics import Boxes
 
 # mahjong_detector.predict.CLASS_NAMES of version 0.0.6, in its order.
 PEER_CLASSES_0_0_6 = [

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from PIL import ExifTags, Image
 
-from fanshot.api.frames import in_frame
-from fanshot.api.privacy import without_private_metadata
+from fanshot.api.storage.frames import in_frame
+from fanshot.api.storage.privacy import without_private_metadata
 from fanshot.vision.image import PhotoError, load_photo
 
 FORMATS = ("PNG", "WEBP", "JPEG", "HEIF")

@@ -24,7 +24,7 @@ def test_tile_entry_ranks_alternatives_and_leaves_backs_unranked():
 
 @needs_models
 def test_shipped_models_read_a_real_photo(tmp_path):
-    from fanshot.vision.evaluate import evaluate_manifest, read_photo
+    from fanshot.vision.evaluation.evaluate import evaluate_manifest, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
     result, _ = read_photo(photo, shipped())
@@ -53,7 +53,7 @@ def test_shipped_models_read_a_real_photo(tmp_path):
 @needs_models
 def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_path):
     from fanshot.datasets.yolo import format_data_yaml
-    from fanshot.vision.evaluate import evaluate_yolo, read_photo
+    from fanshot.vision.evaluation.evaluate import evaluate_yolo, read_photo
 
     photo = sorted(SAMPLES.glob("*.jpg"))[0]
     result, _ = read_photo(photo, shipped())
@@ -74,7 +74,7 @@ def test_eval_of_a_yolo_folder_with_synth_sidecars_scores_the_proposed_hand(tmp_
 @needs_models
 @pytest.mark.parametrize(("conf", "expected"), [(None, DEFAULT_CONF), (0.42, 0.42), (0.9999, 0.9999)])
 def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected):
-    from fanshot.vision.evaluate import read_photo
+    from fanshot.vision.evaluation.evaluate import read_photo
 
     meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
     meta["localiser"].pop("conf", None)

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from fanshot.vision.config import RecogniserConfig
-from fanshot.vision.recogniser import Detections, in_sure_rows
+from fanshot.vision.geometry import in_sure_rows
+from fanshot.vision.recogniser import Detections
 from tests.vision.fakes import fake_recogniser, nothing
 
 CONF = 0.55

@@ -33,10 +33,10 @@ from onnx import numpy_helper
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.evaluate import read_photo
+from fanshot.vision.evaluation.evaluate import read_photo
+from fanshot.vision.evaluation.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.geometry import cut_crop
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser, session, to_tensor
 from fanshot.vision.training import finetune
 from fanshot.vision.training.finetune import LabelledPhoto, Progress

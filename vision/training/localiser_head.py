@@ -16,8 +16,8 @@ import onnx
 import onnxruntime as ort
 from onnx import numpy_helper
 
+from fanshot.vision.evaluation.metrics import Boxes
 from fanshot.vision.geometry import best_class, iou, letterbox, nms, xywh_to_xyxy
-from fanshot.vision.metrics import Boxes
 from fanshot.vision.recogniser import session, to_tensor
 
 TOP_K = 10  # positives per labelled tile, as ultralytics' task-aligned assigner takes

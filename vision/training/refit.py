@@ -25,7 +25,7 @@ import onnx
 
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, split_names
-from fanshot.vision.evaluate import manifest_entries
+from fanshot.vision.evaluation.evaluate import manifest_entries
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser
 from fanshot.vision.training.adapt import (
     Head,
