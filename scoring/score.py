@@ -52,7 +52,17 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
                            f"no winning shape under {ruleset.name}")
     scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
-    return scored[0] if len(scored) == 1 else max(scored, key=lambda pair: pair[1].rank)
+    if len(scored) == 1:
+        return scored[0]
+    top = max(evaluation.rank for _, evaluation in scored)
+    # Among equally valued readings, the one whose patterns the rule set lists first: the tiles' own order would
+    # name a different pattern once the suits are swapped (111m 111p 99s with 9s as ghosts: 碰碰胡 or 清幺九).
+    return min((pair for pair in scored if pair[1].rank == top), key=lambda pair: _listing(ruleset, pair[1]))
+
+
+def _listing(ruleset: rules.Ruleset, evaluation: Evaluation) -> tuple[int, ...]:
+    """The rule set's positions of a reading's patterns, in order."""
+    return tuple(sorted(ruleset.entries_of[item.id][0][0] for item in evaluation.items))
 
 
 def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
