@@ -270,7 +270,8 @@ def test_rulesets_listing(capsys) -> None:
 def test_rulesets_json(capsys) -> None:
     assert main(["rulesets", "--json"]) == 0
     listing = json.loads(capsys.readouterr().out)
-    assert [entry["name"] for entry in listing] == ["jipinghu", "qianggang", "tuidaohu", "xinzhang"]
+    # the default first (the page offers the first), then by name
+    assert [entry["name"] for entry in listing] == ["jipinghu", "hongkong", "qianggang", "tuidaohu", "xinzhang"]
     assert listing[0]["options"]["cap"] == 3
 
 
