@@ -11,7 +11,9 @@ scoring patterns (see scoring.patterns):
 - `rotation`: who deals the next hand of a game (see scoring.rounds).
 Optional: `clamp` ("hands", the default: the cap clamps hand types and extras; "total": it clamps the whole total,
 specials and bonuses included); `[names]`, the rule set's own Chinese name of a pattern; `[excludes]`, a
-pattern's precedence in this rule set (the patterns it removes), in place of scoring.patterns' own.
+pattern's precedence in this rule set (the patterns it removes), in place of scoring.patterns' own; `[variants]`,
+`variants.OPTION.VALUE.TABLE = {pattern id = value}`: value tables that replace the file's own when a string option
+has that value (tuidaohu's `units`).
 Requests may override any option, and any value in those tables through `options.fans`.
 """
 
@@ -64,6 +66,7 @@ OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
     "liability_nine_tiles_flush": (bool, None),  # 清一色 九张落地包自摸
     "liability_kong_replacement": (bool, None),  # 杠上开花包杠 (absent: always, as in jipinghu)
     "robbing_kong_pays": (str, ("self_draw", "discard")),  # 抢杠: the robbed player pays 3 shares, or as a discard
+    "units": (str, ("xingchen", "qq")),  # tuidaohu's two unit tables (seed 000 describes it twice)
 }
 CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 
@@ -115,6 +118,11 @@ class Ruleset:
     def special_wins(self) -> frozenset[str]:
         """The special wins in `scored`: each applies exactly when the win context names it."""
         return frozenset(pid for pid in self.scored if PATTERNS[pid].special_win)
+
+    @cached_property
+    def plays_ghosts(self) -> bool:
+        """Whether the rule set scores anything of ghost tiles (无鬼, 满鬼): else it plays none."""
+        return any("ghosts" in PATTERNS[pid].requires for pid in self.scored)
 
     @cached_property
     def instant_wins(self) -> tuple[str, ...]:
@@ -232,6 +240,8 @@ def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
     fan_overrides = overrides.pop("fans", {})
     options = {**raw["options"], **_checked_options(raw["options"], overrides)}
     tables = {table: dict(raw.get(table, {})) for table in VALUE_TABLES if table in raw}
+    for option, variants in raw.get("variants", {}).items():  # an option's value may bring its own value tables
+        tables.update({table: dict(entries) for table, entries in variants.get(options[option], {}).items()})
     _apply_fan_overrides(tables, fan_overrides)
     cap = options.get("cap", -1)
     values = {table: MappingProxyType({pid: _resolve(v, cap, f"{table}.{pid}") for pid, v in entries.items()})
@@ -318,9 +328,37 @@ def _pattern_map_problems(raw: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _variant_problems(raw: dict[str, Any]) -> list[str]:
+    """`variants.OPTION.VALUE.TABLE`: a string option of the file, one of its values, a value table of known
+    patterns."""
+    problems = []
+    for option, variants in raw.get("variants", {}).items():
+        allowed = OPTIONS.get(option, (None, None))[1]
+        if option not in raw.get("options", {}) or not isinstance(allowed, tuple):
+            problems.append(f"variants.{option}: not a string option of this rule set")
+            continue
+        for value, tables in variants.items():
+            where = f"variants.{option}.{value}"
+            if value not in allowed or set(tables) - set(VALUE_TABLES):
+                problems.append(f"{where}: values are {allowed}, tables {VALUE_TABLES}")
+                continue
+            for table, entries in tables.items():
+                problems += _table_problems(f"{where}.{table}", entries)
+    return problems
+
+
+def _table_problems(where: str, entries: dict[str, Any]) -> list[str]:
+    """A value table's problems: each entry a known pattern with a valid value."""
+    problems = []
+    for pid, value in entries.items():
+        problems += [f"{where}.{pid}: unknown pattern"] if pid not in PATTERNS else \
+            _problems(_check_fan_value, value, f"{where}.{pid}")
+    return problems
+
+
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
-    known = {"name", "zh", "en", "points", "options", "kongs", "rotation", "clamp", "names", "excludes",
+    known = {"name", "zh", "en", "points", "options", "kongs", "rotation", "clamp", "names", "excludes", "variants",
              *VALUE_TABLES}
     problems = [f"unknown key {key!r}" for key in raw if key not in known]
     problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
@@ -333,14 +371,12 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
                      if key not in raw.get("options", {})]
     if raw.get("clamp", "hands") not in CLAMPS:
         problems.append(f"clamp must be one of {CLAMPS}")
-    problems += _pattern_map_problems(raw)
+    problems += _pattern_map_problems(raw) + _variant_problems(raw)
     for key, value in raw.get("options", {}).items():
         known = key in OPTIONS
         problems += _problems(_check_option_value, key, value) if known else [f"options.{key}: unknown option"]
     for table in VALUE_TABLES:
-        for pid, value in raw.get(table, {}).items():
-            problems += [f"{table}.{pid}: unknown pattern"] if pid not in PATTERNS else \
-                _problems(_check_fan_value, value, f"{table}.{pid}")
+        problems += _table_problems(table, raw.get(table, {}))
     for kind, payers in raw.get("kongs", {}).items():
         if kind not in KONG_KINDS or set(payers) - set(KONG_PAYERS):
             problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
