@@ -363,6 +363,7 @@ def _special_win(pid: str, zh: str, en: str, doc: str, excludes: tuple[str, ...]
 for _pid, _zh, _en, _doc in (
     ("kong_replacement", "杠上开花", "Win on a kong replacement", "杠上开花 杠后补牌和 / Win on a kong's replacement."),
     ("last_tile", "海底捞月", "Win on the last tile", "海底捞月 摸最后一张牌和 / Win on the wall's last tile."),
+    ("last_discard", "河底捞鱼", "Win on the last discard", "河底捞鱼 食最后一张打出的牌 / Win on the last discard."),
     ("robbing_kong", "抢杠", "Robbing the kong", "抢杠 抢他人补杠之牌和 / Win on the tile of another's added kong."),
     ("multi_win", "一炮三响", "One of three winners", "一炮三响 同一张牌点三个炮 / One discard, three winners."),
     ("heavenly", "天和", "Heavenly hand", "天和 庄家起手和 / The dealer wins on the deal."),

@@ -129,6 +129,12 @@ CASES = [
     case("last_tile", "A, C, R, S: 海底撈月 1 (+ 自摸)",
          CHICKEN, {"chicken": 0, "concealed": 1, "no_flowers": 1, "self_draw": 1, "last_tile": 1}, 4, 16,
          pay(z1=-16, z2=48, z3=-16, z4=-16), special=["last_tile"]),
+    case("last_discard_counts_nothing_by_default", "河底撈魚 \"is 1 on some tables\" (docs/RULES.md): 0 by default",
+         ALL_CHOWS, {"all_chows": 1, "concealed": 1, "no_flowers": 1, "last_discard": 0}, 3, 8, pay(z2=16, z3=-16),
+         special=["last_discard"], **discard()),
+    case("last_discard_on_tables_that_count_it", "河底撈魚 1 on some tables: options.fans.last_discard",
+         ALL_CHOWS, {"all_chows": 1, "concealed": 1, "no_flowers": 1, "last_discard": 1}, 4, 16, pay(z2=32, z3=-32),
+         special=["last_discard"], options={"fans": {"last_discard": 1}}, **discard()),
     case("robbing_kong_is_no_self_draw_and_paid_as_a_discard", "R, A: 搶槓 1, no 自摸; A: the robbed player pays "
          "as a discard (全銃: 2 shares)",
          CHICKEN, {"chicken": 0, "concealed": 1, "no_flowers": 1, "robbing_kong": 1}, 3, 8, pay(z2=16, z3=-16),
@@ -314,6 +320,8 @@ def test_names_are_traditional_with_糊() -> None:
     (request(ELEVEN, melds=[kong("2222s")], special=["double_kong_replacement"]), "needs 2 kong"),
     (request(THIRTEEN, flowers="1234567f", **discard()), "小相公"),  # an instant win is self-drawn
     (request(THIRTEEN, flowers="123456f"), "小相公"),  # six flowers: no instant win
+    (request(CHICKEN, special=["last_discard"]), "only with win 'discard'"),
+    (request(CHICKEN, special=["last_discard", "robbing_kong"], **discard()), "robbed kong is no discard"),
 ])
 def test_refusals(hand, message) -> None:
     with pytest.raises(ScoringError, match=message):

@@ -123,6 +123,8 @@ PREDICATE_ROWS = [
      {"special": ["kong_replacement"]}, 1),
     ("last_tile", "last_tile", "123m456p789s555s11z", [], {"special": ["last_tile"]}, 1),
     ("last_tile_absent", "last_tile", "123m456p789s555s11z", [], {}, 0),
+    ("last_discard", "last_discard", "123m456p789s555s11z", [],
+     {"win": "discard", "discarder": "2z", "special": ["last_discard"]}, 1),
     ("robbing_kong", "robbing_kong", "123m456p789s555s11z", [],
      {"win": "discard", "discarder": "2z", "special": ["robbing_kong"]}, 1),
     ("multi_win", "multi_win", "123m456p789s555s11z", [],
@@ -227,6 +229,8 @@ EXAMPLES = {
     "kong_replacement": ("123m456p789s11z", [{"kind": "kong", "tiles": "2222s", "concealed": True}],
                          {"seat_wind": "2z", "special": ["kong_replacement"]}),
     "last_tile": ("123m456p789s555s11z", [], {"seat_wind": "2z", "special": ["last_tile"]}),
+    "last_discard": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
+                                                 "special": ["last_discard"]}),
     "robbing_kong": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
                                                  "special": ["robbing_kong"]}),
     "multi_win": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
@@ -296,7 +300,7 @@ VALUE_ROWS = [
        ("seat_flower", 1), ("flower_set", 2))],
     *[("hongkong", pid, "bonuses", v) for pid, v in
       (("self_draw", 1), ("kong_replacement", 1), ("double_kong_replacement", 8), ("last_tile", 1),
-       ("robbing_kong", 1))],
+       ("last_discard", 0), ("robbing_kong", 1))],
     *[("hongkong", pid, "specials", v) for pid, v in
       (("all_honours", 10), ("all_terminals", 10), ("nine_gates", 10), ("thirteen_orphans", 13), ("big_winds", 13),
        ("all_kongs", 13), ("heavenly", 13), ("human", 13), ("earthly", 13), ("seven_flowers", 2),
