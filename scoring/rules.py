@@ -67,6 +67,7 @@ OPTIONS: dict[str, tuple[type, range | tuple[str, ...] | None]] = {
     "liability_kong_replacement": (bool, None),  # 杠上开花包杠 (absent: always, as in jipinghu)
     "robbing_kong_pays": (str, ("self_draw", "discard")),  # 抢杠: the robbed player pays 3 shares, or as a discard
     "units": (str, ("xingchen", "qq")),  # tuidaohu's two unit tables (seed 000 describes it twice)
+    "rotation_draw": (str, ROTATION_CHOICES["draw"]),  # who deals after a draw, where a table chooses it
 }
 CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 
@@ -249,9 +250,15 @@ def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
     kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}
     return Ruleset(name=raw["name"], zh=raw["zh"], en=raw["en"], points=raw["points"],
                    options=MappingProxyType(options), values=MappingProxyType(values),
-                   kongs=MappingProxyType(kongs), rotation=Rotation(**raw.get("rotation", {})),
+                   kongs=MappingProxyType(kongs), rotation=_rotation(raw, options),
                    clamp=raw.get("clamp", "hands"), names=MappingProxyType(raw.get("names", {})),
                    excludes=MappingProxyType({pid: tuple(ids) for pid, ids in raw.get("excludes", {}).items()}))
+
+
+def _rotation(raw: dict[str, Any], options: dict[str, Any]) -> Rotation:
+    """Who deals next: the file's `[rotation]`, the deal after a draw from option `rotation_draw` where it has one."""
+    chosen = {"draw": options["rotation_draw"]} if "rotation_draw" in options else {}
+    return Rotation(**raw.get("rotation", {}), **chosen)
 
 
 def _checked_options(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -382,6 +389,8 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
             problems.append(f"kongs.{kind}: kinds are {KONG_KINDS}, payers {KONG_PAYERS}")
         problems += [f"kongs.{kind}.{payer}: units must be a number >= 0" for payer, units in payers.items()
                      if type(units) not in (int, float) or units < 0]
+    if "draw" in raw.get("rotation", {}) and "rotation_draw" in raw.get("options", {}):
+        problems.append("rotation.draw: option rotation_draw chooses it; give one of them")
     for key, value in raw.get("rotation", {}).items():
         if key not in ROTATION_CHOICES:
             problems.append(f"rotation.{key}: unknown; the keys are {list(ROTATION_CHOICES)}")

@@ -9,6 +9,7 @@ import pytest
 
 from fanshot.scoring import ScoringError, rules, score
 from fanshot.scoring import tiles as t
+from fanshot.scoring.game import check_setup, replay
 
 CHICKEN = "123m456p789s555s11z"  # 雞糊: mixed suits, a pung that is nobody's wind or dragon
 ELEVEN = "123m456p789s11z"  # beside a kong or a claimed meld
@@ -295,7 +296,7 @@ def test_every_option_of_the_section_is_in_the_file() -> None:
         "seven_pairs_quads": True, "all_chows_suited_pair": False, "ghosts": "none", "multi_win": True,
         "liability_twelve_tiles": True, "liability_big_hands": True, "spicy": "half", "discard_payment": "full",
         "bonus_count_to_min": True, "concealed_kong_ok": False, "liability_nine_tiles_flush": False,
-        "liability_kong_replacement": False, "robbing_kong_pays": "discard"}
+        "liability_kong_replacement": False, "robbing_kong_pays": "discard", "rotation_draw": "dealer_stays"}
     assert rules.load("hongkong").options["horses"] is False
 
 
@@ -326,3 +327,29 @@ def test_names_are_traditional_with_糊() -> None:
 def test_refusals(hand, message) -> None:
     with pytest.raises(ScoringError, match=message):
         score(hand)
+
+
+@pytest.mark.parametrize(("rotation_draw", "dealers"), [("dealer_stays", [0, 1, 1, 1]), ("next_deals", [0, 1, 2, 2])])
+def test_who_deals_after_a_draw(rotation_draw, dealers) -> None:
+    """L: the dealer keeps the deal on a draw; C passes it (option rotation_draw). A non-dealer's win passes the deal
+    either way, a dealer's win keeps it."""
+    setup = check_setup("hongkong", {"rotation_draw": rotation_draw}, ["Ann", "Bo", "Cai", "Dee"], {})
+    chicken = {"hand": {"concealed": CHICKEN}}
+    hands = [{"kind": "win", "discarder": None, "wins": [{"winner": 1, "request": chicken}]}, {"kind": "draw"},
+             {"kind": "win", "discarder": None, "wins": [{"winner": dealers[2], "request": chicken}]},
+             {"kind": "draw"}]
+    replayed = replay(setup, hands)
+    assert [hand["dealer"] for hand in replayed["hands"]] == dealers
+
+
+def test_a_file_names_the_deal_after_a_draw_once() -> None:
+    raw = {"name": "x", "zh": "x", "en": "x", "points": "doubling", "options": {"rotation_draw": "next_deals"},
+           "rotation": {"draw": "dealer_stays"}}
+    with pytest.raises(ValueError, match="option rotation_draw chooses it"):
+        rules._check_file("x", raw)
+
+
+def test_the_hk_model_needs_its_options() -> None:
+    with pytest.raises(ValueError, match="options.spicy: the hk points model needs it"):
+        rules._check_file("x", {"name": "x", "zh": "x", "en": "x", "points": "hk", "options": {
+            "discard_payment": "full"}})
