@@ -123,9 +123,6 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
         if name in special and context.win != wins:
             raise ScoringError("bad_context", f"{name}: only with win '{wins}'",
                                field="context.special", reason="needs_win", special=name, win=wins)
-    if robbing and "last_discard" in special:
-        raise ScoringError("bad_context", "河底捞鱼 last_discard: the tile of a robbed kong is no discard",
-                           field="context.special", reason="robbing_kong", special="last_discard")
     if "multi_win" in special and not ruleset.options["multi_win"]:
         raise ScoringError("not_allowed", f"multi_win 一炮多响: rule set {ruleset.name} plays 截胡, only the biggest "
                            "hand wins on one discard (set options.multi_win to allow several winners)",
