@@ -37,6 +37,7 @@ KONG_KINDS = ("concealed", "fed", "added")
 KONG_PAYERS = ("each", "discarder", "payer")  # payer: added to what each payer of the hand pays
 POINTS_MODELS = ("doubling", "stakes", "hk")
 CLAMPS = ("hands", "total")
+MAX_ORDER = 1 << 16  # a file without `order` is listed after those with one
 GHOST_MODES = {"none": 0, "white": 1, "flip": 1, "flip2": 2}  # mode -> number of ghost tiles named
 MAX_FAN = 64  # bounds every fan value and cap: 2**64 points stay a finite number
 # Every option a rule set may have: its type and, where limited, the values allowed (cap -1: no cap).
@@ -177,10 +178,18 @@ DEFAULT_RULESET = "jipinghu"  # 鸡平胡: a request or game that names no rule 
 
 
 def ruleset_names() -> list[str]:
-    """Every rule set, the default first (a client that offers the first one offers the default), then by name."""
+    """Every rule set, in the files' `order` (docs/RULES.md's numbering: the default first, and a client that offers
+    the first one offers the default), then by name."""
+    return list(_ordered_names())
+
+
+@cache
+def _ordered_names() -> tuple[str, ...]:
     folder = resources.files(__package__) / "rulesets"
-    names = sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir() if entry.name.endswith(".toml"))
-    return sorted(names, key=lambda name: name != DEFAULT_RULESET)
+    files = {entry.name.removesuffix(".toml"): entry for entry in folder.iterdir() if entry.name.endswith(".toml")}
+    order = {name: tomllib.loads(entry.read_text(encoding="utf-8")).get("order", MAX_ORDER) for name, entry in
+             files.items()}
+    return tuple(sorted(files, key=lambda name: (order[name], name)))
 
 
 @cache
@@ -365,8 +374,8 @@ def _table_problems(where: str, entries: dict[str, Any]) -> list[str]:
 
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
-    known = {"name", "zh", "en", "points", "options", "kongs", "rotation", "clamp", "names", "excludes", "variants",
-             *VALUE_TABLES}
+    known = {"name", "order", "zh", "en", "points", "options", "kongs", "rotation", "clamp", "names", "excludes",
+             "variants", *VALUE_TABLES}
     problems = [f"unknown key {key!r}" for key in raw if key not in known]
     problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
     if raw.get("name") != name:
@@ -376,6 +385,8 @@ def _check_file(name: str, raw: dict[str, Any]) -> None:
     if raw.get("points") == "hk":
         problems += [f"options.{key}: the hk points model needs it" for key in HK_OPTIONS
                      if key not in raw.get("options", {})]
+    if type(raw.get("order", 0)) is not int:
+        problems.append("order must be a whole number")
     if raw.get("clamp", "hands") not in CLAMPS:
         problems.append(f"clamp must be one of {CLAMPS}")
     problems += _pattern_map_problems(raw) + _variant_problems(raw)

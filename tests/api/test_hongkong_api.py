@@ -12,9 +12,11 @@ from fanshot.scoring.analysis import analyse
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
 
 
-def test_rulesets_lists_hongkong_after_the_default(client):
+def test_rulesets_lists_hongkong_last(client):
     listing = client.get("/v1/rulesets").json()
-    assert [entry["name"] for entry in listing][:2] == ["jipinghu", "hongkong"]  # the default stays first
+    # docs/RULES.md's numbering: the default stays first, and qianggang stays the first with flowers (the page
+    # offers to switch a hand with flowers to it)
+    assert [entry["name"] for entry in listing] == ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]
     hongkong = next(entry for entry in listing if entry["name"] == "hongkong")
     assert (hongkong["zh"], hongkong["en"], hongkong["options"]["cap"]) == ("香港舊章", "Hong Kong old style", 10)
     details = client.get("/v1/rulesets/hongkong").json()

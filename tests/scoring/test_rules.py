@@ -12,7 +12,7 @@ import pytest
 from fanshot.scoring import ScoringError, rules, ruleset_details, ruleset_summaries, score
 from fanshot.scoring.patterns import PATTERNS
 
-NAMES = ["jipinghu", "hongkong", "qianggang", "tuidaohu", "xinzhang"]  # the default first, then by name
+NAMES = ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]  # docs/RULES.md's numbering, the default first
 CHICKEN = "123m456p789s555s11z"
 
 
