@@ -352,3 +352,15 @@ def test_the_hk_model_needs_its_options() -> None:
     with pytest.raises(ValueError, match="options.spicy: the hk points model needs it"):
         rules._check_file("x", {"name": "x", "zh": "x", "en": "x", "points": "hk", "options": {
             "discard_payment": "full"}})
+
+
+def test_random_hands_square_and_stay_under_the_cap() -> None:
+    """300 random hongkong requests (the synthetic corpus): the payments sum to zero, the total never passes the cap
+    (clamped after every item), and every item is named in Traditional with 糊."""
+    from fanshot.datasets.synth.hands import corpus
+
+    for req in corpus(300, 3, "hongkong"):
+        response = score(req)
+        assert sum(response["payments"].values()) == -4 * response["fees"]["1z"], req
+        assert response["fan_total"] <= response["options"]["cap"], req
+        assert all("胡" not in item["zh"] for item in response["fans"]), req
