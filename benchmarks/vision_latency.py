@@ -98,7 +98,7 @@ def systems(peer: bool, ablation: bool = False,
                   for stage in STAGES}
     timed |= {f"models:{folder}": fanshot(for_models(folder)) for folder in candidates}
     if peer:
-        import mahjong_detector
+        import mahjong_detector  # pyright: ignore[reportMissingImports]  # the peer project, installed only to compare
 
         timed["peer"] = lambda data: mahjong_detector.detect_tiles(Image.open(io.BytesIO(data)))
     return timed
