@@ -89,7 +89,8 @@ def systems(peer: bool, ablation: bool = False,
     (`models:DIR`), and with `peer` mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps
     mahjong-detector==0.0.6`)."""
     def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
-        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))
+        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True),
+                                       Original(data)).as_dict()
 
     single_look = shipped().with_config(shipped().config.without(*STAGES))
     timed = {"fanshot": fanshot(shipped()), "single_look": fanshot(single_look)}
