@@ -105,6 +105,12 @@ class Ruleset:
         return dict(self.options), {table: dict(values) for table, values in self.values.items()}
 
     @property
+    def plays_ghosts(self) -> bool:
+        """Whether ghost tiles 鬼牌 are in play: its `ghosts` option names a mode, or it scores them (`no_ghost`
+        无鬼, docs/RULES.md); elsewhere a context that names ghosts is refused unless the options name a mode."""
+        return self.options["ghosts"] != "none" or "no_ghost" in self.scored
+
+    @property
     def cap(self) -> int | None:
         cap = self.options.get("cap", -1)
         return None if cap < 0 else cap
