@@ -66,8 +66,8 @@ def test_load_and_describe(name) -> None:
 
 
 def test_a_rule_set_plays_ghosts_by_its_option_or_by_scoring_them() -> None:
-    assert {s["name"]: s["plays_ghosts"] for s in ruleset_summaries()} == {
-        "jipinghu": False, "tuidaohu": True, "xinzhang": False, "qianggang": False, "hongkong": False}  # 推倒胡 scores 无鬼, 满鬼
+    assert {s["name"]: s["plays_ghosts"] for s in ruleset_summaries()} == {  # 推倒胡 scores 无鬼 and 满鬼
+        "jipinghu": False, "tuidaohu": True, "xinzhang": False, "qianggang": False, "hongkong": False}
     assert rules.load("jipinghu", {"ghosts": "flip"}).plays_ghosts
 
 
