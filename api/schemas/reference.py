@@ -31,7 +31,7 @@ class Health(BaseModel):
 
 class Ready(BaseModel):
     status: Literal["ready"]
-    model_version: str = Field(description="the recognition models in use (a digest of their files)")
+    model_version: str = Field(description="the recognition models in use (a digest of the models and settings)")
 
 
 class TileName(BaseModel):
