@@ -51,7 +51,7 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
 
 @cache
 def load_shipped_models() -> str:
-    """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
+    """Load the models recognitions use; their version is a digest of the models and their settings (VisionFile)."""
     from fanshot.vision.config import models_version
     from fanshot.vision.recogniser import MODELS_DIR, shipped
 

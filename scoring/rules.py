@@ -123,9 +123,8 @@ class Ruleset:
 
     @cached_property
     def plays_ghosts(self) -> bool:
-        """Whether ghost tiles 鬼牌 are in play: its `ghosts` option names a mode, or it scores anything of them (无鬼,
-        满鬼; docs/RULES.md); elsewhere a context that names ghosts is refused unless the options name a mode."""
-        return self.options["ghosts"] != "none" or any("ghosts" in PATTERNS[pid].requires for pid in self.scored)
+        """Whether the rule set scores anything of ghost tiles (无鬼, 满鬼): else it plays none."""
+        return any("ghosts" in PATTERNS[pid].requires for pid in self.scored)
 
     @cached_property
     def instant_wins(self) -> tuple[str, ...]:
@@ -148,6 +147,12 @@ class Ruleset:
     def plain_tables(self) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
         """`options` and `values` as plain dicts, for each response to copy (far quicker than copying the proxies)."""
         return dict(self.options), {table: dict(values) for table, values in self.values.items()}
+
+    @property
+    def ghosts_in_play(self) -> bool:
+        """Whether a hand may hold ghost tiles 鬼牌: the `ghosts` option names a mode, or the rule set scores them
+        (`plays_ghosts`); elsewhere a context that names ghosts is refused."""
+        return self.options["ghosts"] != "none" or self.plays_ghosts
 
     @property
     def cap(self) -> int | None:

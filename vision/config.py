@@ -284,8 +284,9 @@ class VisionFile(Settings):
     def version(self, folder: Path) -> str:
         """The folder's version: the first 12 hex digits of the SHA-256 of what changes readings, the two models'
         bytes and every setting, so two folders that read alike share it; the records (`RECORDS`, such as the
-        training commands' prose) are left out."""
-        settings = self.model_dump(mode="json", exclude=set(RECORDS))
+        training commands' prose) and the files' names are left out."""
+        unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"}}
+        settings = self.model_dump(mode="json", exclude=unread)
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
         for name in self.files():
             digest.update((folder / name).read_bytes())

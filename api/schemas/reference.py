@@ -16,8 +16,9 @@ class RulesetNames(BaseModel):
 
 
 class RulesetSummary(RulesetNames):
-    plays_ghosts: bool = Field(description="ghost tiles 鬼牌 are in play: the `ghosts` option names a mode, or the "
-                                           "rule set scores them (docs/RULES.md); the page shows its ghost fields")
+    ghosts_in_play: bool = Field(description="a hand may hold ghost tiles 鬼牌: the `ghosts` option names a mode, "
+                                             "or the rule set scores them (docs/RULES.md); the page shows its ghost "
+                                             "fields by it")
 
 
 class RulesetDetails(RulesetNames):
@@ -30,7 +31,7 @@ class Health(BaseModel):
 
 class Ready(BaseModel):
     status: Literal["ready"]
-    model_version: str = Field(description="the recognition models in use (a digest of their files)")
+    model_version: str = Field(description="the recognition models in use (a digest of the models and settings)")
 
 
 class TileName(BaseModel):

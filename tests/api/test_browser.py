@@ -624,10 +624,10 @@ def test_choices_the_rule_set_forbids_are_greyed_out(server, page):
 
 
 def test_the_ghost_fields_show_where_the_rule_set_plays_ghosts(server, page):
-    """By the rule sets' data (`plays_ghosts`), not by a name: here a house's 鸡平胡 that plays them too."""
+    """By the rule sets' data (`ghosts_in_play`), not by a name: here a house's 鸡平胡 that plays them too."""
     def ghosts_in_jipinghu(route) -> None:
         answer = route.fetch()
-        route.fulfill(response=answer, json=[{**summary, "plays_ghosts": summary["name"] in ("jipinghu", "tuidaohu")}
+        route.fulfill(response=answer, json=[{**summary, "ghosts_in_play": summary["name"] in ("jipinghu", "tuidaohu")}
                                              for summary in answer.json()])
 
     page.route("**/v1/rulesets", ghosts_in_jipinghu)

@@ -94,9 +94,10 @@ def test_the_threshold_has_one_home_in_the_file():
 
 
 def folder_like_the_shipped(folder, meta: dict):
+    """A models folder of the shipped models (under the names `meta` gives them) and `meta` as its vision.json."""
     folder.mkdir()
     for stage in ("localiser", "classifier"):
-        (folder / meta[stage]["file"]).symlink_to(MODELS_DIR / meta[stage]["file"])
+        (folder / meta[stage]["file"]).symlink_to(MODELS_DIR / shipped_meta()[stage]["file"])
     (folder / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
     return folder
 
@@ -107,6 +108,8 @@ def test_the_version_hashes_what_changes_readings_not_the_records(tmp_path):
     reworded = folder_like_the_shipped(tmp_path / "reworded", {**meta, "training": ["# the recipe, reworded"],
                                                                 "adaptation": {"kept": "base"}})
     assert models_version(reworded) == shipped
+    renamed = {**meta, "classifier": {**meta["classifier"], "file": "tiles.onnx"}}
+    assert models_version(folder_like_the_shipped(tmp_path / "renamed", renamed)) == shipped
     stricter = folder_like_the_shipped(tmp_path / "stricter", {**meta, "localiser": {**meta["localiser"], "conf": 0.6}})
     assert models_version(stricter) != shipped
     no_row_fill = {**meta, "recogniser": {**meta["recogniser"], "row_fill": {**meta["recogniser"]["row_fill"],

@@ -60,8 +60,8 @@ def _evaluate(sets: list[Path], models: Path | None, conf: float | None, without
 
 
 def _about(models: Path | None, conf: float | None, without: list[str], args: argparse.Namespace) -> dict:
-    """What a report is of: the models folder, its version (a digest of its files), the settings read with and
-    the command line."""
+    """What a report is of: the models folder, its version (a digest of its models and settings), the settings
+    read with and the command line."""
     from fanshot.vision.config import models_version
     from fanshot.vision.recogniser import MODELS_DIR
 
