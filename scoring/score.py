@@ -70,10 +70,10 @@ def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
     top = max(evaluation.rank for _, evaluation in scored)
     # Among equally valued readings, the one whose patterns the rule set lists first: the tiles' own order would
     # name a different pattern once the suits are swapped (111m 111p 99s with 9s as ghosts: 碰碰胡 or 清幺九).
-    return min((pair for pair in scored if pair[1].rank == top), key=lambda pair: _listing(ruleset, pair[1]))
+    return min((pair for pair in scored if pair[1].rank == top), key=lambda pair: pattern_listing(ruleset, pair[1]))
 
 
-def _listing(ruleset: rules.Ruleset, evaluation: Evaluation) -> tuple[int, ...]:
+def pattern_listing(ruleset: rules.Ruleset, evaluation: Evaluation) -> tuple[int, ...]:
     """The rule set's positions of a reading's patterns, in order."""
     return tuple(sorted(ruleset.entries_of[item.id][0][0] for item in evaluation.items))
 
