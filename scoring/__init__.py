@@ -13,8 +13,8 @@ from fanshot.scoring.score import score
 
 
 def ruleset_summaries() -> list[dict]:
-    return [{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")}
-            for name in ruleset_names()]
+    listed = ("name", "zh", "zh_hant", "en", "options")
+    return [{key: value for key, value in load(name).describe().items() if key in listed} for name in ruleset_names()]
 
 
 def ruleset_details(name: str) -> dict:

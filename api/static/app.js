@@ -7,11 +7,12 @@ import { closeCamera, wireCamera } from "./camera.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
-  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
+  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, startingRuleset,
+  wireForm,
 } from "./form.js";
 import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
-import { LANGUAGES, currentLanguage, errorText, localName, setLanguage, t, translatePage } from "./i18n.js";
+import { LANGUAGES, currentLanguage, errorText, languageFor, languageName, localName, setLanguage, t, translatePage } from "./i18n.js";
 import { keepForLater, pending, sendPending, unreachable } from "./outbox.js";
 import { preparePhoto } from "./photo.js";
 import { openPalette, openPicker } from "./picker.js";
@@ -349,6 +350,7 @@ async function typeHandIn(event) {
 
 function renderLanguage() {
   translatePage(document);
+  $("language").value = currentLanguage();
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
   $("ruleset").replaceChildren(...rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
@@ -372,7 +374,7 @@ function rulesetOption(summary) {
 }
 
 function switchLanguage() {
-  setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
+  setLanguage($("language").value);
   localStorage.setItem("fanshot-language", currentLanguage());
   renderLanguage();
 }
@@ -436,7 +438,9 @@ async function followAddress() {
 }
 
 async function start() {
-  setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh-Hans" : "en"));
+  setLanguage(localStorage.getItem("fanshot-language") ?? languageFor(navigator.language));
+  // each language named in its own words, so a reader finds theirs whatever the page speaks now
+  $("language").replaceChildren(...LANGUAGES.map((lang) => Object.assign(new Option(languageName(lang), lang), { lang })));
   try {
     [rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
   } catch (error) {
@@ -444,7 +448,9 @@ async function start() {
   }
   wireForm(changed);
   renderLanguage();
-  $("language").addEventListener("click", switchLanguage);
+  if (rulesets.length) $("ruleset").value = startingRuleset(rulesets, navigator.language);
+  renderRulesetFields(rulesets);
+  $("language").addEventListener("change", switchLanguage);
   $("photo-button").addEventListener("click", () => $("photo-input").click());
   $("retry-photo").addEventListener("click", () => (waitingShot ? sendKept() : retryFile && readPhoto(retryFile)));
   $("photo-input").addEventListener("change", (event) => {

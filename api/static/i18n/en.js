@@ -13,7 +13,7 @@ export const WORDS = {
   edit_needs_scored: "A win needs its tiles: score the hand above first, then tick “the hand scored above”.",
   game_hand_edited: "Hand {n} changed: {hand}.",
   game_changed_meanwhile: "The game changed on another phone meanwhile: this is it now. Try again.",
-  title: "Fanshot 番拍 — score a mahjong hand from a photo", switch_language: "中文", rules: "Rules",
+  title: "Fanshot 番拍 — score a mahjong hand from a photo", language_label: "Language", language_name: "English", rules: "Rules",
   take_photo: "Take or choose a photo", photo_alt: "Your photo, with the tiles read from it",
   hint: "Tap a tile (on the photo or below) to correct it. Orange: uncertain; blue: fixed or saved by you; dashed: not in the hand.",
   suggestions: "Suggested fixes", suggestions_hint: "The tiles a fix changes are outlined in pink on the photo.", apply: "Apply", suggestion_p: "likely {p}%",

@@ -13,7 +13,7 @@ export const WORDS = {
   edit_needs_scored: "胡牌要有牌：先在上面算好这手牌，再勾选“牌用上面算好的这手”。",
   game_hand_edited: "第 {n} 手已修改：{hand}。",
   game_changed_meanwhile: "别的手机刚改过这一局：这是现在的样子，请再试一次。",
-  title: "番拍 Fanshot — 拍照算番", switch_language: "English", rules: "规则",
+  title: "番拍 Fanshot — 拍照算番", language_label: "语言", language_name: "简体中文", rules: "规则",
   take_photo: "拍照或选择照片", photo_alt: "你的照片和读到的牌",
   hint: "点一张牌（照片上或下方）即可更正。橙色：没把握；蓝色：你改过或保存过；虚线：不在手牌里。",
   suggestions: "建议的更正", suggestions_hint: "更正要改的牌在照片上用粉色框出。", apply: "采用", suggestion_p: "可能性 {p}%",
