@@ -1,7 +1,7 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
 import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
-import { call, callTagged, upload, worthRetrying } from "./api.js";
+import { call, callTagged, qrOf, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { closeCamera, wireCamera } from "./camera.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
@@ -351,6 +351,7 @@ async function typeHandIn(event) {
 function renderLanguage() {
   translatePage(document);
   $("language").value = currentLanguage();
+  $("manifest").href = `/static/manifest.${currentLanguage()}.json`; // the home-screen app's name in this language
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
   $("ruleset").replaceChildren(...rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
@@ -451,6 +452,8 @@ async function start() {
   if (rulesets.length) $("ruleset").value = startingRuleset(rulesets, navigator.language);
   renderRulesetFields(rulesets);
   $("language").addEventListener("change", switchLanguage);
+  // the page's own address, for the next phone at the table: drawn when the menu opens, for the address then
+  $("page-menu").addEventListener("toggle", () => { $("page-qr").src = qrOf(`${location.origin}/`); });
   $("photo-button").addEventListener("click", () => $("photo-input").click());
   $("retry-photo").addEventListener("click", () => (waitingShot ? sendKept() : retryFile && readPhoto(retryFile)));
   $("photo-input").addEventListener("change", (event) => {

@@ -1,171 +1,59 @@
-"""The page at the table (issue 35 items 2, 7 and 13), in headless Debian Chromium on the phone and desktop
-viewports: unsaved fixes are kept and Back and Forward move between photos; a game's hand is edited from its row;
-the layout keeps Save by Score, folds the waits, uses a desktop's width and marks the tile being fixed. Set-up as
-in test_browser.py: the deterministic fake recogniser, a real server, page, API and storage."""
+"""At the table (issue 49), in headless Debian Chromium on a phone: a Hong Kong phone reads the page in Traditional
+characters with Cantonese wording, and starts on 香港舊章. Set-up as in test_browser.py."""
 
-import re
+from __future__ import annotations
+
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.api.conftest import MISREAD
-from tests.api.test_browser import page, ready, serve, server, stored, sync_api, upload  # noqa: F401 (fixtures)
+from tests.api.test_browser import PHONE, expect, open_page, ready, serve, server, upload  # noqa: F401
+from tests.api.test_language_browser import WORDS
 
 pytestmark = pytest.mark.browser
-expect = sync_api.expect
-PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
-MACHINE = "12m456p3789s11122z"  # the fake recogniser's reading, 3s misread
-FIXED = "123m456p789s11122z"
-UNSAVED = "Unsaved changes: kept on this device until you save."
-RESTORED = "Your unsaved changes to this photo are back: save to keep them."
-LEAVING = "() => { const event = new Event('beforeunload', {cancelable: true}); dispatchEvent(event); " \
-          "return event.defaultPrevented; }"
+
+SIMPLIFIED_ONLY = set("".join(line for line in (Path(__file__).parents[1] / "simplified_only.txt").read_text(
+    encoding="utf-8").splitlines() if not line.startswith("#")))
+PLAYERS = ["阿明", "阿芬", "阿強", "阿珍"]
 
 
-def fix_the_misread_tile(tab) -> None:
-    tab.locator(f".box[data-tile='{MISREAD}']").click()
-    tab.locator("#picker-alternatives .pick[data-code='3m']").click()
-    expect(tab.locator("#hand-summary")).to_contain_text(FIXED)
+@pytest.fixture
+def hong_kong_phone(browser):
+    page = open_page(browser, {**PHONE, "locale": "zh-HK"})
+    yield page
+    page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
 
 
-def shows_photo(tab, recognition_id: str, hand: str) -> None:
-    expect(tab.locator("#photo-image")).to_have_attribute("src", f"/v1/recognitions/{recognition_id}/image")
-    expect(tab.locator("#hand-summary")).to_contain_text(hand)
+def simplified_on(page) -> list[str]:
+    """Simplified-only characters anywhere in the page's words: text, hidden parts, titles, labels and alt texts."""
+    return sorted(set(page.evaluate(WORDS, ["body", False])) & SIMPLIFIED_ONLY)
 
 
-def test_unsaved_fixes_are_kept_per_photo_and_back_and_forward_move_between_photos(server, page):  # noqa: F811
-    # issue 35 item 2: Back left the app, Forward brought back the machine's reading, "Saved ✓" stayed after edits
-    game = httpx.post(f"{server}/v1/games", json={"players": PLAYERS}).json()
-    ready(page, f"{server}/?game={game['id']}")
-    first = upload(page)
-    assert page.evaluate("new URLSearchParams(location.search).get('game')") == game["id"]  # it survives a photo
-    page.locator("#save-button").click()
-    expect(page.locator("#save-status")).to_contain_text("Saved ✓")
-    assert not page.evaluate(LEAVING)  # nothing unsaved: leaving asks nothing
-    fix_the_misread_tile(page)
-    expect(page.locator("#save-status")).to_have_text(UNSAVED)  # not "Saved ✓" any more
-    assert page.evaluate(LEAVING)  # leaving now asks first
-
-    second = upload(page)
-    assert second != first and page.evaluate("new URLSearchParams(location.search).get('game')") == game["id"]
-    expect(page.locator("#hand-summary")).to_contain_text(MACHINE)
-    expect(page.locator("#save-status")).to_have_text("")
-    page.go_back()  # to the first photo, with its unsaved fix, not out of the app
-    assert page.url.endswith(f"#{first}") and f"game={game['id']}" in page.url
-    shows_photo(page, first, FIXED)
-    expect(page.locator("#photo-status")).to_have_text(RESTORED)
-    expect(page.locator("#save-status")).to_have_text(UNSAVED)
-    page.go_forward()
-    shows_photo(page, second, MACHINE)
-    page.evaluate(f"location.hash = '#{first}'")  # a changed #id, as a pasted link gives it
-    shows_photo(page, first, FIXED)
-
-    asked = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
-    page.reload()  # the browser asks before leaving unsaved changes; the draft outlives the page
-    page.wait_for_selector("body[data-ready=true]")
-    assert asked == ["beforeunload"]
-    shows_photo(page, first, FIXED)
-    page.locator("#save-button").click()
-    expect(page.locator("#save-status")).to_contain_text("Saved ✓")
-    assert page.evaluate(f"localStorage.getItem('fanshot-draft-{first}')") is None  # saved: the draft is done
-    assert stored(server, first)["confirmation"]["hand"]["concealed"] == FIXED
-    assert not page.evaluate(LEAVING)
-    page.evaluate(f"location.hash = '#{second}'")
-    shows_photo(page, second, MACHINE)  # the other photo never had a fix
-
-
-CHICKEN = {"hand": {"concealed": "123m456p789s555s11z", "winning_tile": "1z"}}
-
-
-def test_a_tap_on_a_hand_row_edits_the_hand_and_an_edit_from_an_older_copy_is_refused(server, page):  # noqa: F811
-    # issue 35 item 7: a hand could only be undone, never corrected
-    game_id = httpx.post(f"{server}/v1/games", json={"players": PLAYERS}).json()["id"]
-    win = {"kind": "win", "discarder": None, "wins": [{"winner": 0, "request": CHICKEN}]}
-    httpx.post(f"{server}/v1/games/{game_id}/hands", json=win).raise_for_status()
-    ready(page, f"{server}/?game={game_id}")
-    row = page.locator("#scoresheet-body tr.detail").first
-    expect(row).to_have_text(re.compile(r"^Ann \d fan self-draw$"))
-    row.click()  # the row itself, not a button in it
-    editor = page.locator("#hand-editor")
-    expect(editor).to_be_visible()
-    page.locator("#edit-winners select").select_option(label="Bo")
-    page.locator("#edit-discarder").select_option(label="Cai")
-    page.locator("#edit-save").click()
-    expect(editor).to_be_hidden()
-    expect(page.locator("#game-status")).to_have_text(re.compile(r"^Hand 1 changed: Bo \d fan on Cai's discard\.$"))
-    expect(row).to_have_text(re.compile(r"^Bo \d fan on Cai's discard$"))
-    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
-    assert (hand["discarder"], hand["wins"][0]["winner"], hand["wins"][0]["request"]) == (2, 1, CHICKEN)
-
-    page.get_by_role("button", name="Edit hand 1").click()  # the keyboard's way in: the hand's number
-    expect(editor).to_be_visible()
-    page.locator("input[name=edit-kind][value=draw]").check(force=True)
-    httpx.post(f"{server}/v1/games/{game_id}/hands", json={"kind": "draw"}).raise_for_status()  # another phone...
-    httpx.delete(f"{server}/v1/games/{game_id}/hands/1").raise_for_status()  # ...takes hand 1 away meanwhile
-    page.wait_for_timeout(300)  # the event stream may already have brought it: the editor still holds the old hand
-    page.locator("#edit-save").click()
-    expect(page.locator("#game-status")).to_have_text(
-        "The game changed on another phone meanwhile: this is it now. Try again.")
-    assert httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()["kind"] == "draw"  # the other phone's, untouched
-    expect(page.locator("#scoresheet-body tr.detail")).to_have_text(["Draw"])
-
-
-def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, page):  # noqa: F811
-    game_id = httpx.post(f"{server}/v1/games", json={"players": PLAYERS}).json()["id"]
-    httpx.post(f"{server}/v1/games/{game_id}/hands", json={"kind": "draw"}).raise_for_status()
-    ready(page, f"{server}/?game={game_id}")
-    recognition_id = upload(page)
-    fix_the_misread_tile(page)
-    page.locator("#seat_wind").select_option("3z")  # a self-draw from the west seat
-    page.locator("#score-button").click()
-    expect(page.locator("#result .payments")).to_be_visible()
-    page.locator("#scoresheet-body tr.detail").first.click()
-    page.locator("input[name=edit-kind][value=win]").check(force=True)
-    expect(page.locator("#edit-save")).to_be_disabled()  # a draw made a win needs its tiles...
-    expect(page.locator("#edit-hint")).to_contain_text("score the hand above first")
-    page.locator("#edit-use-scored").check()  # ...the hand scored above
-    expect(page.locator("#edit-winners select")).to_have_value("2")  # west in hand 1: Cai
-    page.locator("#edit-save").click()
-    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
-    assert hand["kind"] == "win" and hand["wins"][0]["recognition_id"] == recognition_id
-    assert hand["wins"][0]["request"]["hand"]["concealed"] == FIXED
-
-
-FITS = """() => { const select = document.querySelector('#ruleset'), style = getComputedStyle(select);
-  const context = document.createElement('canvas').getContext('2d');
-  context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20; // the arrow
-  return [...select.options].filter(option => context.measureText(option.text).width > room)
-    .map(option => option.text); }"""
-
-
-def test_the_layout_at_the_table_keeps_the_name_save_and_score_and_the_tile_being_fixed_in_view(server, page):  # noqa: F811
-    # issue 35 item 13
+def test_a_hong_kong_phone_reads_traditional_cantonese_throughout(server, hong_kong_phone):  # noqa: F811
+    page = hong_kong_phone
     ready(page, server)
-    assert page.evaluate(FITS) == []  # every rule set's whole name shows (it was cut off on the phone)
-    upload(page)
-    score, save = page.locator("#score-button").bounding_box(), page.locator("#save-button").bounding_box()
-    assert abs(score["y"] - save["y"]) < 2 and save["x"] > score["x"]  # Save beside Score, not under the game
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    expect(page.locator("#ruleset")).to_have_value("hongkong")  # the server lists it: Hong Kong's tables play it
+    expect(page.locator("#ruleset option[value=hongkong]")).to_have_text("香港舊章")
+    expect(page.locator("#language option")).to_have_text(["English", "简体中文", "繁體中文"])
+    assert simplified_on(page) == [], "the first screen"
 
-    page.locator(f"#concealed .tile-button[data-tile='{MISREAD}']").click()  # from the hand, below the photo
-    box = page.locator(f".box[data-tile='{MISREAD}']")
-    expect(box).to_have_class(re.compile(r"\bfixing\b"))  # marked on the photo while its picker is open
-    assert page.locator(".box.fixing").count() == 1
-    page.keyboard.press("Escape")
-    expect(page.locator(".box.fixing")).to_have_count(0)
+    page.locator("#ruleset").select_option("jipinghu")
+    for i, name in enumerate(PLAYERS):
+        page.fill(f"#player-{i}", name)
+    page.locator("#start-game").click()
+    expect(page.locator("#game-status")).to_have_text("牌局開始了：把連結發給同桌的人。")
+    upload(page)  # 14 tiles that do not win: the waits list the discards
+    expect(page.locator("#waits-section .headline")).to_have_text("14 隻：叫糊")
+    assert simplified_on(page) == [], "the waits"
 
-    box.click()
-    page.locator("#picker-actions").get_by_role("button", name="Out of the hand").click()  # 13 tiles: ready
-    fold = page.locator("#waits-section details.waits-fold")
-    expect(fold.locator("summary")).to_contain_text("left that win")
-    expect(fold.locator("summary .pick")).to_have_attribute("data-code", "3m")  # the waits, on the folded line
-    expect(fold.locator("table.waits")).to_be_hidden()  # the table of values folded away
-    fold.locator("summary").click()
-    expect(fold.locator("table.waits")).to_be_visible()
-
-    capture, hand = page.locator("#capture").bounding_box(), page.locator("#hand-section").bounding_box()
-    if page.viewport_size["width"] >= 1000:  # a desktop: the photo beside the hand, not one narrow column
-        assert capture["x"] + capture["width"] <= hand["x"] and hand["y"] < capture["y"] + capture["height"]
-    else:
-        assert hand["y"] >= capture["y"] + capture["height"]
+    page.locator("#suggestions button").first.click()  # the misread tile fixed: the hand wins
+    page.locator("#score-button").click()
+    expect(page.locator("#result .fan").first).to_contain_text("雞糊")
+    page.locator("#add-to-game").click()
+    expect(page.locator("#scoresheet-body tr.detail")).to_have_text("阿明 3 番，自摸")
+    assert simplified_on(page) == [], "a scored hand and the game sheet"
+    vocabulary = httpx.get(f"{server}/v1/tiles").json()
+    assert {tile["zh_hant"] for tile in vocabulary} & {"東", "五萬"}
