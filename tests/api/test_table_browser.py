@@ -120,6 +120,7 @@ def spki_hash(cert: x509.Certificate) -> str:
     return base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
+@pytest.mark.server  # a real `fanshot serve` process
 def test_https_with_its_own_ca_gives_a_phone_the_camera_and_offline_use(playwright, tmp_path):
     with fanshot_serve(tmp_path, "--https") as (port, printed):
         ca_pem = httpx.get(f"https://127.0.0.1:{port}/ca.pem", verify=False).content
@@ -151,6 +152,7 @@ def test_https_with_its_own_ca_gives_a_phone_the_camera_and_offline_use(playwrig
         assert not page.errors, page.errors
 
 
+@pytest.mark.server  # a real `fanshot serve` process
 def test_over_http_the_camera_button_says_why_and_where_to_go(playwright, tmp_path):
     with fanshot_serve(tmp_path) as (port, _):
         browser = chromium(playwright)
