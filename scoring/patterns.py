@@ -82,7 +82,7 @@ CANTONESE_NAMES = {
     "seven_pairs": "七對", "concealed_pungs": "坎坎糊", "all_kongs": "十八羅漢", "self_draw": "自摸",
     "seat_wind": "門風", "prevalent_wind": "圈風", "dragon_pung": "三元牌", "concealed": "門前清", "no_flowers": "無花",
     "seat_flower": "正花", "flower_set": "一台花", "seven_flowers": "花糊", "eight_flowers": "八仙過海",
-    "no_ghost": "無鬼", "four_ghosts": "四鬼", "kong_replacement": "槓上開花", "last_tile": "海底撈月",
+    "no_ghost": "無鬼", "four_ghosts": "滿鬼", "kong_replacement": "槓上開花", "last_tile": "海底撈月",
     "last_discard": "河底撈魚", "robbing_kong": "搶槓", "multi_win": "一炮三響", "heavenly": "天糊", "earthly": "地糊",
     "human": "人糊", "double_kong_replacement": "槓上槓",
 }

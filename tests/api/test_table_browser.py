@@ -177,6 +177,12 @@ def test_over_http_the_camera_button_says_why_and_where_to_go(playwright, tmp_pa
         assert not page.errors, page.errors
 
 
+def read_qr(element) -> str:
+    """What a QR code on screen says, read from a screenshot of it as a phone's camera would."""
+    png = np.frombuffer(element.screenshot(), np.uint8)
+    return cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(png, cv2.IMREAD_GRAYSCALE))[0]
+
+
 def test_a_games_qr_code_opens_it_on_a_second_phone_which_follows_it_live(server, browser):  # noqa: F811
     first = open_page(browser, PHONE)
     second = open_page(browser, PHONE)  # a context of its own: another phone
@@ -190,9 +196,12 @@ def test_a_games_qr_code_opens_it_on_a_second_phone_which_follows_it_live(server
         first.wait_for_function("() => document.querySelector('[data-testid=game-qr]').naturalWidth > 0")
         box = qr.bounding_box()
         assert min(box["width"], box["height"]) >= 250  # CSS px: big enough to scan across a table
-        png = np.frombuffer(qr.screenshot(), np.uint8)
-        link, *_ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(png, cv2.IMREAD_GRAYSCALE))
+        link = read_qr(qr)
         assert link == first.locator("#share-game").get_attribute("href"), link  # the game's own link
+
+        first.locator("#page-menu summary").click()  # the page's own address, for a phone to open the page itself
+        first.wait_for_function("() => document.querySelector('[data-testid=page-qr]').naturalWidth > 0")
+        assert read_qr(first.locator("[data-testid=page-qr]")) == f"{server}/"
 
         ready(second, link)
         expect(second.locator("#game-title")).to_have_text(first.locator("#game-title").inner_text())
