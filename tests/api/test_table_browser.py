@@ -53,6 +53,7 @@ def test_a_hong_kong_phone_reads_traditional_cantonese_throughout(server, hong_k
     page = hong_kong_phone
     ready(page, server)
     expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
+    expect(page.locator("#manifest")).to_have_attribute("href", "/static/manifest.zh-Hant.json")  # its app's name
     expect(page.locator("#ruleset")).to_have_value("hongkong")  # the server lists it: Hong Kong's tables play it
     expect(page.locator("#ruleset option[value=hongkong]")).to_have_text("香港舊章")
     expect(page.locator("#language option")).to_have_text(["English", "简体中文", "繁體中文"])
