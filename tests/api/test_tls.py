@@ -137,3 +137,12 @@ def test_serve_refuses_half_a_certificate_clearly(tmp_path, monkeypatch, capsys,
     monkeypatch.chdir(tmp_path)
     assert main(["serve", "--data-dir", str(tmp_path / "data"), *options]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_a_certificate_of_ones_own_is_served_as_given_and_no_ca_is_made(tmp_path):
+    cert, key = tmp_path / "mine.pem", tmp_path / "mine-key.pem"
+    cert.write_text("PEM"), key.write_text("PEM")
+    settings = tls.https_settings(tmp_path / "data", 8443, ["mahjong.example.net"], cert, key)
+    assert (settings.certfile, settings.keyfile, settings.new_ca) == (cert, key, False)
+    assert settings.urls[0] == "https://mahjong.example.net:8443/"
+    assert not (tmp_path / "data" / tls.TLS_DIR).exists()
