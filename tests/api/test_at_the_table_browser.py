@@ -1,8 +1,9 @@
 """At the table with phones on the home network (issue 49), in headless Debian Chromium on a phone, served by
-`fanshot serve` itself under the name fanshot.lan (mapped to 127.0.0.1 inside Chromium): over https with the server's own CA the page is a secure
-context, its service worker takes over and the camera opens; over http the camera button says why it cannot open;
-a game's QR code, read from a screenshot, opens the game on a second phone, which follows it live; a Hong Kong
-phone reads the page in Traditional characters with Cantonese wording and starts on 香港舊章."""
+`fanshot serve` itself under the name fanshot.lan (mapped to 127.0.0.1 inside Chromium): over https with the
+server's own CA the page is a secure context, its service worker takes over and the camera opens; over http the
+camera button says why it cannot open; a game's QR code, read from a screenshot, opens the game on a second
+phone, which follows it live; a Hong Kong phone reads the page in Traditional characters with Cantonese wording
+and starts on 香港舊章."""
 
 from __future__ import annotations
 
