@@ -13,8 +13,10 @@ from fanshot.scoring.score import score
 
 
 def ruleset_summaries() -> list[dict]:
+    """Each rule set's names and options, and whether a hand may hold ghost tiles (the page lays its form out by it)."""
     listed = ("name", "zh", "zh_hant", "en", "options")
-    return [{key: value for key, value in load(name).describe().items() if key in listed} for name in ruleset_names()]
+    return [{**{key: value for key, value in load(name).describe().items() if key in listed},
+             "ghosts_in_play": load(name).ghosts_in_play} for name in ruleset_names()]
 
 
 def ruleset_details(name: str) -> dict:
