@@ -33,6 +33,7 @@ from fanshot.api.routers import (
     notation,
     operations,
     page,
+    qr,
     recognitions,
     rulesets,
     score,
@@ -43,6 +44,7 @@ from fanshot.api.security import Security
 from fanshot.api.storage.access import open_storage
 from fanshot.api.storage.game_events import Followers
 from fanshot.api.storage.model_versions import Adapter
+from fanshot.api.tls import TLS_DIR
 from fanshot.api.work import RecognitionPool
 
 MAX_PHOTO_BYTES = 20 * 1024 * 1024
@@ -75,6 +77,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.followers = Followers()
     app.state.adapt = adapt
     app.state.model_versions = storage.model_versions
+    app.state.tls_dir = data_dir / TLS_DIR  # fanshot serve --https keeps its CA here (GET /ca.pem)
     install_error_handlers(app)
     app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,
                        uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})
@@ -94,4 +97,5 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.include_router(games.router)
     app.include_router(operations.router)
     app.include_router(models.router)
+    app.include_router(qr.router)
     return app

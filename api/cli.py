@@ -48,7 +48,12 @@ def serve_workers(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     os.environ[DATA_DIR_VARIABLE] = str(Path(args.data_dir).resolve())
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
-    os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps(args.allowed_host or [])
+    try:  # before the Host check is set: the server answers to the certificate's addresses too
+        https = https_settings(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps([*(args.allowed_host or []), *(https.hosts if https else ())])
     if args.token:
         os.environ[TOKEN_VARIABLE] = args.token
     for option, variable in STORAGE_VARIABLES.items():
@@ -65,7 +70,10 @@ def serve_workers(args: argparse.Namespace) -> int:
     from fanshot.api.connections import HEADERS_SECONDS_VARIABLE, PromptClientsProtocol
 
     os.environ[HEADERS_SECONDS_VARIABLE] = str(args.headers_timeout)
+    if https:
+        announce(https)
     uvicorn.run("fanshot.api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
+                **({"ssl_certfile": str(https.certfile), "ssl_keyfile": str(https.keyfile)} if https else {}),
                 workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
                 timeout_graceful_shutdown=args.shutdown_timeout, http=PromptClientsProtocol,
                 # asyncio's loop, not uvloop: saturated at 200 connections, uvloop left some of them unanswered
@@ -73,6 +81,36 @@ def serve_workers(args: argparse.Namespace) -> int:
                 # them in turn (p99 82 ms, none) for about 5 % fewer requests a second (BENCHMARKS.md)
                 loop="asyncio")
     return 0
+
+
+def https_settings(args: argparse.Namespace):  # -> HttpsSettings | None; untyped: --help imports no cryptography
+    """With --https (or --cert and --key): the certificate to serve and the addresses to open."""
+    if not (args.https or args.cert or args.key):
+        return None
+    if bool(args.cert) != bool(args.key):
+        raise ValueError("--cert and --key go together: a certificate and its private key (PEM files)")
+    missing = [str(path) for path in (args.cert, args.key) if path and not path.is_file()]
+    if missing:
+        raise ValueError(f"--cert/--key: no such file: {', '.join(missing)}")
+    from fanshot.api.security import machine_addresses
+    from fanshot.api.tls import https_settings as settings
+
+    return settings(Path(args.data_dir).resolve(), args.port, args.allowed_host or [], args.cert, args.key,
+                    preferred=machine_addresses())
+
+
+def announce(https) -> None:
+    """Where to open the page, and a QR code of the first address for a phone's camera (segno, in the terminal)."""
+    import segno
+
+    print("Open Fanshot at:", *(f"  {url}" for url in https.urls), sep="\n")
+    segno.make(https.urls[0], error="m").terminal(compact=True)
+    trust = f"{https.urls[0]}trust"
+    if https.new_ca:
+        print(f"A new certificate authority was made: each phone trusts it once, as {trust} says.")
+    else:
+        print(f"A phone that has not trusted this server yet: see {trust}.")
+    sys.stdout.flush()
 
 
 def follow_the_supervisor() -> None:
@@ -155,6 +193,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--allowed-host", action="append", metavar="NAME",
                         help="a name the server answers to besides localhost and this machine's addresses "
                              "(e.g. the name a reverse proxy serves it under); repeatable")
+    parser.add_argument("--https", action="store_true",
+                        help="serve https with a certificate from this server's own CA (kept in DATA_DIR/tls), so "
+                             "phones at home get the camera and offline use; a phone trusts the CA once (/trust)")
+    parser.add_argument("--cert", type=Path, metavar="FILE",
+                        help="serve https with this certificate (PEM, its chain after it) instead; needs --key")
+    parser.add_argument("--key", type=Path, metavar="FILE", help="the private key of --cert (PEM)")
     parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE),
                         help=f"access token every request must carry (default ${TOKEN_VARIABLE}; unset: none): "
                              "`Authorization: Bearer TOKEN`, or open the page once as /?token=TOKEN")

@@ -14,7 +14,8 @@ from fanshot.scoring.score import score
 
 def ruleset_summaries() -> list[dict]:
     """Each rule set's names and options, and whether a hand may hold ghost tiles (the page lays its form out by it)."""
-    return [{**{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")},
+    listed = ("name", "zh", "zh_hant", "en", "options")
+    return [{**{key: value for key, value in load(name).describe().items() if key in listed},
              "ghosts_in_play": load(name).ghosts_in_play} for name in ruleset_names()]
 
 

@@ -14,9 +14,11 @@ class FanItem(NamedTuple):
     en: str
     fan: int
     kind: str  # the rule-set table it comes from: hands, extras, specials, bonuses, floors, fixed_points
+    zh_hant: str  # the name in Traditional characters, as Cantonese players say it
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "zh": self.zh, "en": self.en, "fan": self.fan, "kind": self.kind}
+        return {"id": self.id, "zh": self.zh, "zh_hant": self.zh_hant, "en": self.en, "fan": self.fan,
+                "kind": self.kind}
 
 
 class Evaluation(NamedTuple):
@@ -50,8 +52,9 @@ def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
 def _items_by_table(ruleset: Ruleset, applying: dict[str, int]) -> dict[str, list[FanItem]]:
     """Table -> the items of the applying patterns valued there, each table in the rule set's order."""
     by_table: dict[str, list[FanItem]] = {}
-    for _, table, pid, value, zh, en in sorted(entry for found in applying for entry in ruleset.entries_of[found]):
-        by_table.setdefault(table, []).append(FanItem(pid, zh, en, value * applying[pid], table))
+    for _, table, pid, value, zh, en, zh_hant in sorted(entry for found in applying
+                                                       for entry in ruleset.entries_of[found]):
+        by_table.setdefault(table, []).append(FanItem(pid, zh, en, value * applying[pid], table, zh_hant))
     return by_table
 
 

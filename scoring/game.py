@@ -257,7 +257,7 @@ def _score_win(setup: Setup, state: Round, n: int, i: int, discarder: int | None
 
 
 def _summary(scored: dict[str, Any]) -> dict[str, Any]:
-    return {"fans": [{key: item[key] for key in ("id", "zh", "en", "fan")} for item in scored["fans"]],
+    return {"fans": [{key: item[key] for key in ("id", "zh", "zh_hant", "en", "fan")} for item in scored["fans"]],
             "fan_total": scored["fan_total"], "hand_points": scored["points"]}
 
 

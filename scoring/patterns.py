@@ -71,6 +71,23 @@ FACT_SETS = {(one_suit, no_chows, shape, ghosts, honour_pungs): frozenset(
     for shape in SHAPES for honour_pungs in (False, True)}
 
 
+# Each pattern's name as Cantonese-speaking players say it (Hong Kong, Macau, Guangdong families), in Traditional
+# characters: 糊 for a win, 么 for terminals, 對 for pairs (the page's zh-Hant). A rule set's own `[names]` (hongkong,
+# already Traditional) replace these for its patterns.
+CANTONESE_NAMES = {
+    "chicken": "雞糊", "plain_win": "平糊", "all_chows": "平糊", "all_pungs": "對對糊", "half_flush": "混一色",
+    "full_flush": "清一色", "mixed_pungs": "混對", "pure_pungs": "清對", "mixed_terminals": "混么九",
+    "little_dragons": "小三元", "little_winds": "小四喜", "all_honours": "字一色", "all_terminals": "清么九",
+    "big_dragons": "大三元", "big_winds": "大四喜", "nine_gates": "九子連環", "thirteen_orphans": "十三么",
+    "seven_pairs": "七對", "concealed_pungs": "坎坎糊", "all_kongs": "十八羅漢", "self_draw": "自摸",
+    "seat_wind": "門風", "prevalent_wind": "圈風", "dragon_pung": "三元牌", "concealed": "門前清", "no_flowers": "無花",
+    "seat_flower": "正花", "flower_set": "一台花", "seven_flowers": "花糊", "eight_flowers": "八仙過海",
+    "no_ghost": "無鬼", "four_ghosts": "滿鬼", "kong_replacement": "槓上開花", "last_tile": "海底撈月",
+    "last_discard": "河底撈魚", "robbing_kong": "搶槓", "multi_win": "一炮三響", "heavenly": "天糊", "earthly": "地糊",
+    "human": "人糊", "double_kong_replacement": "槓上槓",
+}
+
+
 @dataclass(frozen=True)
 class Pattern:
     id: str
@@ -82,6 +99,7 @@ class Pattern:
     special_win: bool = False  # applies exactly when the win context names it: no call needed
     instant: bool = False  # an instant win: the hand need form no shape (scoring.score.instant_win)
     bonus_tiles: bool = False  # faan of the bonus tiles (flowers), which option `bonus_count_to_min` may leave out
+    zh_hant: str = ""  # CANTONESE_NAMES' name
 
 
 PATTERNS: dict[str, Pattern] = {}
@@ -91,7 +109,7 @@ def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = (), requires
             special_win: bool = False, instant: bool = False, bonus_tiles: bool = False):
     def register(predicate: Callable[[Situation], int]) -> Callable[[Situation], int]:
         PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes, frozenset(requires), special_win, instant,
-                                bonus_tiles)
+                                bonus_tiles, CANTONESE_NAMES[pid])
         return predicate
     return register
 

@@ -1,6 +1,7 @@
 """Rule sets as validated data: `scoring/rulesets/*.toml`, with per-request option overrides.
 
-A rule set file has `name`, `zh`, `en`, `points` (the money model, see scoring.settle: "doubling", 2**fan points
+A rule set file has `name`, `zh`, `zh_hant` (its name in Traditional characters, as Cantonese players say it),
+`en`, `points` (the money model, see scoring.settle: "doubling", 2**fan points
 of stake.unit; "stakes", 2**fan chicken stakes plus the flower and kong stakes; "hk", the Hong Kong points table
 (option `spicy`) paid in shares (option `discard_payment`)), an `[options]` table, and value tables that name
 scoring patterns (see scoring.patterns):
@@ -77,6 +78,7 @@ CAP_RELATIVE = re.compile(r"^cap(\+(\d{1,2}))?$")
 class Ruleset:
     name: str
     zh: str
+    zh_hant: str
     en: str
     points: str
     options: MappingProxyType
@@ -132,15 +134,16 @@ class Ruleset:
         return tuple(sorted(pid for pid in self.scored if PATTERNS[pid].instant))
 
     @cached_property
-    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int, str, str], ...]]:
-        """Pattern id -> (position, table, pattern id, value, Chinese name, English name) of each of its values;
+    def entries_of(self) -> dict[str, tuple[tuple[int, str, str, int, str, str, str], ...]]:
+        """Pattern id -> (position, table, pattern id, value, Chinese name, English name, Traditional Chinese name)
+        of each of its values;
         positions follow the tables' order and each table's own, so that sorting a hand's entries lists them as the
         rule set does."""
-        found: dict[str, list[tuple[int, str, str, int, str, str]]] = {}
+        found: dict[str, list[tuple[int, str, str, int, str, str, str]]] = {}
         entries = ((table, pid, value) for table, values in self.values.items() for pid, value in values.items())
         for position, (table, pid, value) in enumerate(entries):
-            zh = self.names.get(pid, PATTERNS[pid].zh)
-            found.setdefault(pid, []).append((position, table, pid, value, zh, PATTERNS[pid].en))
+            zh, zh_hant = self.names.get(pid, PATTERNS[pid].zh), self.names.get(pid, PATTERNS[pid].zh_hant)
+            found.setdefault(pid, []).append((position, table, pid, value, zh, PATTERNS[pid].en, zh_hant))
         return {pid: tuple(values) for pid, values in found.items()}
 
     @cached_property
@@ -162,7 +165,7 @@ class Ruleset:
     def describe(self) -> dict[str, Any]:
         """Everything in force, for the score response and `fanshot rulesets`."""
         return {
-            "name": self.name, "zh": self.zh, "en": self.en, "points": self.points,
+            "name": self.name, "zh": self.zh, "zh_hant": self.zh_hant, "en": self.en, "points": self.points,
             "options": dict(self.options),
             "fans": {table: dict(values) for table, values in self.values.items()},
             "kongs": {kind: dict(payers) for kind, payers in self.kongs.items()},
@@ -263,7 +266,7 @@ def _build(name: str, overrides: dict[str, Any]) -> Ruleset:
     values = {table: MappingProxyType({pid: _resolve(v, cap, f"{table}.{pid}") for pid, v in entries.items()})
               for table, entries in tables.items()}
     kongs = {kind: MappingProxyType(payers) for kind, payers in raw.get("kongs", {}).items()}
-    return Ruleset(name=raw["name"], zh=raw["zh"], en=raw["en"], points=raw["points"],
+    return Ruleset(name=raw["name"], zh=raw["zh"], zh_hant=raw["zh_hant"], en=raw["en"], points=raw["points"],
                    options=MappingProxyType(options), values=MappingProxyType(values),
                    kongs=MappingProxyType(kongs), rotation=_rotation(raw, options),
                    clamp=raw.get("clamp", "hands"), names=MappingProxyType(raw.get("names", {})),
@@ -380,10 +383,11 @@ def _table_problems(where: str, entries: dict[str, Any]) -> list[str]:
 
 def _check_file(name: str, raw: dict[str, Any]) -> None:
     """A malformed rule set file is a programming error: fail loudly, naming the key."""
-    known = {"name", "order", "zh", "en", "points", "options", "kongs", "rotation", "clamp", "names", "excludes",
-             "variants", *VALUE_TABLES}
+    known = {"name", "order", "zh", "zh_hant", "en", "points", "options", "kongs", "rotation", "clamp", "names",
+             "excludes", "variants", *VALUE_TABLES}
     problems = [f"unknown key {key!r}" for key in raw if key not in known]
-    problems += [f"missing {key!r}" for key in ("name", "zh", "en", "points", "options") if key not in raw]
+    problems += [f"missing {key!r}" for key in ("name", "zh", "zh_hant", "en", "points", "options")
+                 if key not in raw]
     if raw.get("name") != name:
         problems.append(f"name {raw.get('name')!r} differs from the file name")
     if raw.get("points") not in POINTS_MODELS:

@@ -134,7 +134,7 @@ def score(request: Any) -> dict[str, Any]:
     options, values = ruleset.plain_tables
     return {
         "ruleset": ruleset.name,
-        "ruleset_names": {"zh": ruleset.zh, "en": ruleset.en},
+        "ruleset_names": {"zh": ruleset.zh, "zh_hant": ruleset.zh_hant, "en": ruleset.en},
         "options": options.copy(),
         "fan_values": {table: table_values.copy() for table, table_values in values.items()},
         "fans": [item.as_dict() for item in evaluation.items],

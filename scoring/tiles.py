@@ -76,6 +76,16 @@ def names(code: str) -> tuple[str, str]:
         f"{code[0]} {_ONE_OF_SUIT[en_suit] if code[0] == '1' else en_suit}"
 
 
+# The characters of the names above whose Traditional form differs (the page's zh-Hant, as Cantonese players read
+# the tiles: 五萬, 東, 蘭).
+_TRADITIONAL = str.maketrans({"万": "萬", "东": "東", "兰": "蘭"})
+
+
+def name_hant(code: str) -> str:
+    """The tile's Chinese name in Traditional characters."""
+    return names(code)[0].translate(_TRADITIONAL)
+
+
 # Well-formed compact strings, parsed by a fast path; anything else takes the careful one that names the error.
 _PLAIN = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
 _PLAIN_GROUP = re.compile(r"([1-9]+)([mpsz])")

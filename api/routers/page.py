@@ -6,10 +6,12 @@ import hashlib
 import json
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
+from fanshot.api.errors import Refusal
 from fanshot.api.schemas.reference import Health
+from fanshot.api.tls import CA_FILE
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # onnxruntime-web as `npm ci` installs it in a clone (the page's runtime.js takes the CDN's copy where it is absent)
@@ -42,6 +44,23 @@ def service_worker() -> Response:
     # written per request (under a millisecond), so it always names the files being served
     return Response(worker_script(STATIC), media_type="text/javascript",
                     headers={"Cache-Control": "no-cache"})  # the browser asks each time whether a deploy changed it
+
+
+@router.get("/ca.pem", include_in_schema=False)
+def ca_certificate(request: Request) -> FileResponse:
+    """The certificate of the CA that `fanshot serve --https` signs its certificate with: a phone that trusts it
+    opens the server over https (the /trust page says how)."""
+    path = request.app.state.tls_dir / CA_FILE
+    if not path.is_file():
+        raise Refusal(404, "no_certificate_authority", "this server makes no certificates of its own: start it with "
+                      "`fanshot serve --https` (or use the certificate it was given with --cert)")
+    # this type (and a .crt name) is what makes iOS offer to install it as a profile, and Android as a CA
+    return FileResponse(path, media_type="application/x-x509-ca-cert", filename="fanshot-ca.crt")
+
+
+@router.get("/trust", include_in_schema=False)
+def trust_page() -> FileResponse:
+    return FileResponse(STATIC / "trust.html")
 
 
 @router.get("/healthz")

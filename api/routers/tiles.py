@@ -1,5 +1,5 @@
-"""The tile vocabulary: every detector class with its Chinese and English name, from scoring/tiles.py, so the
-page (and any client) names tiles exactly as the scorer does."""
+"""The tile vocabulary: every detector class with its Chinese (Simplified, Traditional) and English name, from
+scoring/tiles.py, so the page (and any client) names tiles exactly as the scorer does."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from fanshot.api.schemas.reference import TileName
-from fanshot.scoring.tiles import DETECTOR_CLASSES, names
+from fanshot.scoring.tiles import DETECTOR_CLASSES, name_hant, names
 
-TILE_NAMES = [{"code": code, "zh": names(code)[0], "en": names(code)[1]} for code in DETECTOR_CLASSES]
+TILE_NAMES = [{"code": code, "zh": names(code)[0], "zh_hant": name_hant(code), "en": names(code)[1]}
+              for code in DETECTOR_CLASSES]
 router = APIRouter(prefix="/v1/tiles", tags=["tiles"])
 
 

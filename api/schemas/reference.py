@@ -11,6 +11,7 @@ class RulesetNames(BaseModel):
     model_config = ConfigDict(extra="allow")
     name: str
     zh: str
+    zh_hant: str = Field(description="the name in Traditional characters, as Cantonese players say it")
     en: str
     options: dict[str, Any] = Field(description="every option and its default")
 
@@ -37,4 +38,5 @@ class Ready(BaseModel):
 class TileName(BaseModel):
     code: str
     zh: str
+    zh_hant: str = Field(description="the name in Traditional characters")
     en: str

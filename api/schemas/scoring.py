@@ -100,6 +100,7 @@ def scorer_input(value: Any) -> Any:
 class Fan(BaseModel):
     id: str
     zh: str
+    zh_hant: str = Field(description="the name in Traditional characters, as Cantonese players say it")
     en: str
     fan: Number
     kind: str = Field(description="the rule-set table it comes from: hands, extras, specials, bonuses, floors, "

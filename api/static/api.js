@@ -60,3 +60,6 @@ export function upload(url, form, onProgress) {
 /** A failed request that the same request may pass later: no connection, a busy or failing server; not a refusal
  *  of the request itself (a 4xx other than 429). */
 export const worthRetrying = (error) => !(error.status >= 400 && error.status < 500) || error.status === 429;
+
+/** The address of a QR code (an SVG, GET /v1/qr) that says `text`: a link for another phone's camera. */
+export const qrOf = (text) => `/v1/qr?text=${encodeURIComponent(text)}`;

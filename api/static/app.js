@@ -1,17 +1,18 @@
 // The Fanshot page: photo → recognised tiles → corrections → score → labelled example. No framework: the
 // state (state.js) is the single source of truth and render() redraws everything from it.
 import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
-import { call, callTagged, upload, worthRetrying } from "./api.js";
+import { call, callTagged, qrOf, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { closeCamera, wireCamera } from "./camera.js";
 import { $, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
-  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
+  contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, startingRuleset,
+  wireForm,
 } from "./form.js";
 import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
-import { LANGUAGES, currentLanguage, errorText, localName, setLanguage, t, translatePage } from "./i18n.js";
+import { LANGUAGES, currentLanguage, errorText, languageFor, languageName, localName, setLanguage, t, translatePage } from "./i18n.js";
 import { keepForLater, pending, sendPending, unreachable } from "./outbox.js";
 import { preparePhoto } from "./photo.js";
 import { openPalette, openPicker } from "./picker.js";
@@ -338,6 +339,8 @@ async function typeHandIn(event) {
 
 function renderLanguage() {
   translatePage(document);
+  $("language").value = currentLanguage();
+  $("manifest").href = `/static/manifest.${currentLanguage()}.json`; // the home-screen app's name in this language
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
   $("ruleset").replaceChildren(...page.rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
@@ -361,7 +364,7 @@ function rulesetOption(summary) {
 }
 
 function switchLanguage() {
-  setLanguage(LANGUAGES.find((lang) => lang !== currentLanguage()));
+  setLanguage($("language").value);
   localStorage.setItem("fanshot-language", currentLanguage());
   renderLanguage();
 }
@@ -425,7 +428,9 @@ async function followAddress() {
 }
 
 async function start() {
-  setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh-Hans" : "en"));
+  setLanguage(localStorage.getItem("fanshot-language") ?? languageFor(navigator.language));
+  // each language named in its own words, so a reader finds theirs whatever the page speaks now
+  $("language").replaceChildren(...LANGUAGES.map((lang) => Object.assign(new Option(languageName(lang), lang), { lang })));
   try {
     [page.rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
   } catch (error) {
@@ -433,7 +438,11 @@ async function start() {
   }
   wireForm(changed);
   renderLanguage();
-  $("language").addEventListener("click", switchLanguage);
+  if (page.rulesets.length) $("ruleset").value = startingRuleset(page.rulesets, navigator.language);
+  renderRulesetFields(page.rulesets);
+  $("language").addEventListener("change", switchLanguage);
+  // the page's own address, for the next phone at the table: drawn when the menu opens, for the address then
+  $("page-menu").addEventListener("toggle", () => { $("page-qr").src = qrOf(`${location.origin}/`); });
   $("photo-button").addEventListener("click", () => $("photo-input").click());
   $("retry-photo").addEventListener("click",
     () => (page.waitingShot ? sendKept() : page.retryFile && readPhoto(page.retryFile)));

@@ -149,6 +149,7 @@ async function takeShot(current) {
 }
 
 function cameraProblem(error) {
+  if (!window.isSecureContext) return () => t("camera_insecure"); // the cause is the page's address, not the phone
   if (error?.name === "NotAllowedError" || error?.name === "SecurityError") return () => t("camera_refused");
   if (error.name === "NotFoundError" || error.name === "OverconstrainedError") return () => t("camera_none");
   return () => t("camera_failed", { error: error.message || error.name });
@@ -156,6 +157,7 @@ function cameraProblem(error) {
 
 /** The rear camera at the highest resolution its track gives. */
 async function openStream() {
+  if (!window.isSecureContext) throw Object.assign(new Error("page opened over http"), { name: "SecurityError" });
   if (!navigator.mediaDevices?.getUserMedia) throw Object.assign(new Error("no camera"), { name: "NotFoundError" });
   const stream = await navigator.mediaDevices.getUserMedia({
     audio: false, video: { facingMode: { ideal: "environment" }, width: { ideal: 4096 }, height: { ideal: 4096 } },
@@ -212,6 +214,8 @@ export function closeCamera() {
 }
 
 export function wireCamera(onShot) {
+  // on http the browser gives no camera: say so beside the button, which stays, and say where to go instead
+  $("camera-insecure").hidden = window.isSecureContext;
   const leave = () => {
     closeCamera();
     $("camera-button").focus();

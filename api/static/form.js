@@ -33,6 +33,17 @@ export function scoringChoices() {
   return choices;
 }
 
+// The rule set a region's tables play, where the server lists it: Hong Kong's and Macau's 香港舊章 (hongkong).
+const REGION_RULESETS = { hk: "hongkong", mo: "hongkong" };
+
+/** The rule set to start with for a browser's language (navigator.language): its region's where the server lists
+ *  it, else the first listed (the default). */
+export function startingRuleset(summaries, browserLanguage = "") {
+  const region = /^zh(?:-hant)?-([a-z]{2})\b/i.exec(browserLanguage)?.[1]?.toLowerCase();
+  const regional = REGION_RULESETS[region];
+  return summaries.some((summary) => summary.name === regional) ? regional : summaries[0]?.name;
+}
+
 /** Put saved choices back into the form (a reload of a saved photo). */
 export function restoreChoices({ ruleset, options, context }, rulesets) {
   if (ruleset && [...$("ruleset").options].some((option) => option.value === ruleset)) $("ruleset").value = ruleset;

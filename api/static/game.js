@@ -1,7 +1,7 @@
 // A table's game on the page: start one, add each scored hand to it, follow its scoresheet live (Server-Sent
 // Events from /v1/games/{id}/events), record a draw, undo the last hand. The server replays the game; the page
 // only shows what it sends. The game's id is in the address (?game=…), so every phone at the table can open it.
-import { call, callTagged } from "./api.js";
+import { call, callTagged, qrOf } from "./api.js";
 import { $, button, cell, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
@@ -106,6 +106,7 @@ function renderSheet(game) {
   $("undo-hand").disabled = !game.hands.length;
   $("export-game").href = `/v1/games/${game.id}/export?format=csv`;
   $("share-game").href = gameUrl(game.id);
+  $("game-qr").src = qrOf(gameUrl(game.id)); // scanned by another phone at the table, which then follows the game
   const last = game.hands.at(-1);
   $("same-discard-field").hidden = !(last?.kind === "win" && last.discarder !== null);
   $("same-discard-text").textContent = last ? t("game_same_discard", { n: last.n }) : "";

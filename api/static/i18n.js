@@ -4,9 +4,10 @@
 
 import * as en from "./i18n/en.js";
 import * as zhHans from "./i18n/zh-Hans.js";
+import * as zhHant from "./i18n/zh-Hant.js";
 
 /** Each language's tables by its BCP 47 code: WORDS, PLURAL_FORMS and REFUSALS. */
-const TABLES = { en, "zh-Hans": zhHans };
+const TABLES = { en, "zh-Hans": zhHans, "zh-Hant": zhHant };
 const table = (name) => Object.fromEntries(Object.entries(TABLES).map(([lang, tables]) => [lang, tables[name]]));
 const WORDS = table("WORDS");
 
@@ -22,9 +23,24 @@ export function setLanguage(lang) {
   language = WORDS[code] ? code : "en";
 }
 
-/** A name the API gives in both scripts ({zh, en}: a tile, a fan, a rule set) as the page's language shows it:
- *  the Chinese alone in Chinese, the Chinese and then the English in English. */
-export const localName = (named) => (language === "en" ? `${named.zh} ${named.en}` : named.zh);
+/** The page's language for a browser's (navigator.language): Traditional where Hong Kong, Macau and Taiwan read
+ *  it, Simplified for other Chinese, else English. */
+export function languageFor(browserLanguage = "") {
+  const tag = browserLanguage.toLowerCase();
+  if (!/^zh\b/.test(tag)) return "en";
+  return /^zh-(hant|hk|mo|tw)\b/.test(tag) ? "zh-Hant" : "zh-Hans";
+}
+
+/** Each language's name in its own words, for the switch. */
+export const languageName = (lang) => WORDS[lang]["language_name"];
+
+/** The Chinese of a name the API gives in each script ({zh, zh_hant, en}: a tile, a fan, a rule set) in the page's
+ *  characters: Traditional in zh-Hant, else Simplified. A name stored before Traditional names existed has only zh. */
+export const chineseName = (named) => (language === "zh-Hant" && named.zh_hant) || named.zh;
+
+/** Such a name as the page's language shows it: the Chinese alone in Chinese; the Chinese and then the English in
+ *  English. */
+export const localName = (named) => (language === "en" ? `${named.zh} ${named.en}` : chineseName(named));
 
 const phrase = (key) => WORDS[language][key] ?? WORDS.en[key] ?? key;
 

@@ -1,6 +1,6 @@
 // Tile codes, compact notation and tile pictures drawn with HTML + CSS (no image assets). The names come from
 // the API's vocabulary (GET /v1/tiles, from scoring/tiles.py): setVocabulary() before anything is drawn.
-import { localName, nameTilesWith, t } from "./i18n.js";
+import { chineseName, localName, nameTilesWith, t } from "./i18n.js";
 
 const ORDER = "mpszf";
 let vocabulary = new Map(); // code → {code, zh, en}
@@ -36,9 +36,11 @@ export function seatName(seat) {
   return `${tileName(seat)}${seat === "1z" ? ` ${t("dealer")}` : ""}`;
 }
 
-/** The characters a tile shows: [big, small]. Suit tiles show their rank over the suit's character. */
+/** The characters a tile shows: [big, small], in the page's characters. Suit tiles show their rank over the suit's
+ *  character. */
 export function faceOf(code) {
-  const zh = vocabulary.get(code)?.zh ?? "";
+  const named = vocabulary.get(code);
+  const zh = named ? chineseName(named) : "";
   if (code === "back") return ["", ""];
   const suit = code[1];
   if (suit === "m") return [zh[0], zh.slice(1)];

@@ -18,7 +18,7 @@ def test_rulesets_lists_hongkong_last(client):
     # offers to switch a hand with flowers to it)
     assert [entry["name"] for entry in listing] == ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]
     hongkong = next(entry for entry in listing if entry["name"] == "hongkong")
-    assert (hongkong["zh"], hongkong["en"], hongkong["options"]["cap"]) == ("香港舊章", "Hong Kong old style", 10)
+    assert (hongkong["zh"], hongkong["en"], hongkong["options"]["cap"]) == ("香港旧章", "Hong Kong old style", 10)
     details = client.get("/v1/rulesets/hongkong").json()
     assert details["fans"]["specials"]["thirteen_orphans"] == 13
     assert details["names"]["human"] == "地糊"

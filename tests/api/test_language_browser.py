@@ -52,7 +52,7 @@ def chinese_in(tab, selector: str, vocabulary: list[str]) -> list[str]:
 
 
 def switch(tab, to: str) -> None:
-    tab.locator("#language").click()
+    tab.locator("#language").select_option(to)
     expect(tab.locator("html")).to_have_attribute("lang", to)
 
 

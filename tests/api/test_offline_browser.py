@@ -107,10 +107,10 @@ def test_the_page_opens_offline_and_a_shot_waits_for_the_server(serve, phone, sh
     assert kept_shots(page) == 1
     assert serious_violations(page) == []
     page.screenshot(path=shots / "offline-kept.png")
-    page.locator("#language").click()
+    page.locator("#language").select_option("zh-Hans")
     expect(status).to_have_text("连不上服务器：这张照片已存在本机，服务器恢复后会自动发送。")
     assert serious_violations(page) == []
-    page.locator("#language").click()
+    page.locator("#language").select_option("en")
 
     reopen(page)  # still offline: the shot is not lost, and waits on screen
     expect(page.locator("#photo")).to_be_visible()

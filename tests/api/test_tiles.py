@@ -2,7 +2,7 @@
 
 import pytest
 
-from fanshot.scoring.tiles import DETECTOR_CLASSES, names
+from fanshot.scoring.tiles import DETECTOR_CLASSES, name_hant, names
 
 
 def test_the_vocabulary_is_the_scorers_names_of_every_detector_class(client):
@@ -13,6 +13,8 @@ def test_the_vocabulary_is_the_scorers_names_of_every_detector_class(client):
     assert all((tile["zh"], tile["en"]) == names(tile["code"]) for tile in vocabulary)
     by_code = {tile["code"]: tile for tile in vocabulary}
     assert by_code["1z"]["zh"] == "东" and by_code["2f"]["zh"] == "兰"  # the page once said 東 and 蘭
+    assert all(tile["zh_hant"] == name_hant(tile["code"]) for tile in vocabulary)  # the zh-Hant page's (issue 49)
+    assert (by_code["1z"]["zh_hant"], by_code["2f"]["zh_hant"], by_code["5m"]["zh_hant"]) == ("東", "蘭", "五萬")
 
 
 def test_a_drawn_box_is_named(client, recognition):

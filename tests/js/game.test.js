@@ -43,6 +43,7 @@ const twoWinners = { kind: "win", discarder: null,
 const lines = {
   en: ["Bo 1 fan on Cai's discard", "Draw", "Ann 3 fan, Cai 1 fan (intercepted: not paid) self-draw"],
   "zh-Hans": ["Bo 1 番，Cai 放炮", "流局", "Ann 3 番、Cai 1 番（截胡：不付），自摸"],
+  "zh-Hant": ["Bo 1 番，Cai 出銃", "流局", "Ann 3 番、Cai 1 番（截糊：不付），自摸"],
 };
 for (const [lang, expected] of Object.entries(lines)) {
   test(`each hand in one line (${lang})`, () => {

@@ -2,15 +2,47 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ERROR_CODES, LANGUAGES, PLURAL_FORMS, REFUSAL_FIELDS, WORD_KEYS, errorText, phrases, setLanguage, t, tParts } from "../../api/static/i18n.js";
+import { readFileSync } from "node:fs";
+
+import {
+  ERROR_CODES, LANGUAGES, PLURAL_FORMS, REFUSAL_FIELDS, WORD_KEYS, errorText, languageFor, localName, phrases,
+  setLanguage, t, tParts,
+} from "../../api/static/i18n.js";
+
+/** Characters only Simplified Chinese writes (tests/simplified_only.txt). */
+const SIMPLIFIED_ONLY = new Set(readFileSync(new URL("../simplified_only.txt", import.meta.url), "utf8")
+  .split("\n").filter((line) => !line.startsWith("#")).join(""));
 
 test("each language has every key of the English tables: phrases, error codes and refusals' fields", () => {
-  assert.deepEqual(LANGUAGES, ["en", "zh-Hans"]);
+  assert.deepEqual(LANGUAGES, ["en", "zh-Hans", "zh-Hant"]);
   for (const lang of LANGUAGES) {
     assert.deepEqual([...WORD_KEYS[lang]].sort(), [...WORD_KEYS.en].sort(), lang);
     assert.deepEqual([...ERROR_CODES[lang]].sort(), [...ERROR_CODES.en].sort(), lang);
     assert.deepEqual([...REFUSAL_FIELDS[lang]].sort(), [...REFUSAL_FIELDS.en].sort(), lang);
   }
+});
+
+test("the browser's language picks the page's: Traditional for Hong Kong, Macau and Taiwan", () => {
+  const picked = ["zh-HK", "zh-MO", "zh-TW", "zh-Hant", "zh-Hant-HK", "zh-CN", "zh", "zh-SG", "zh-Hans-HK", "en-GB", "fr", ""]
+    .map(languageFor);
+  assert.deepEqual(picked, ["zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hant", "zh-Hans", "zh-Hans", "zh-Hans",
+    "zh-Hans", "en", "en", "en"]);
+});
+
+test("Traditional Chinese writes no Simplified-only character, errors and refusals included", () => {
+  const simplified = Object.entries(phrases("zh-Hant")).filter(([, text]) => [...text].some((c) => SIMPLIFIED_ONLY.has(c)));
+  assert.deepEqual(simplified, []);
+  setLanguage("zh-Hant");
+  const refusal = errorText({ errors: [{ code: "bad_meld", detail: { field: "hand.melds[0]", reason: "size", kind: "kong", expected: 4, given: 3 } }] });
+  assert.equal(refusal, "副露 1：槓要 4 隻牌，這組有 3 隻。");
+  setLanguage("en");
+});
+
+test("a name from the API in the page's characters: Traditional in zh-Hant, as Cantonese players say it", () => {
+  const chicken = { zh: "鸡胡", zh_hant: "雞糊", en: "Chicken hand" };
+  const named = Object.fromEntries(LANGUAGES.map((lang) => { setLanguage(lang); return [lang, localName(chicken)]; }));
+  assert.deepEqual(named, { en: "鸡胡 Chicken hand", "zh-Hans": "鸡胡", "zh-Hant": "雞糊" });
+  setLanguage("en");
 });
 
 test("a language kept on the device under its old code is still chosen", () => {

@@ -19,6 +19,9 @@ test("names and faces come from the vocabulary: 东 and 兰 as scoring/tiles.py 
   setLanguage("zh-Hans");
   assert.equal(tileName("5m"), "五万");
   assert.equal(tileName("back"), "牌背");
+  setLanguage("zh-Hant"); // Traditional names, and faces, as scoring/tiles.py writes them
+  assert.deepEqual([tileName("5m"), tileName("1z"), tileName("2f")], ["五萬", "東", "蘭"]);
+  assert.deepEqual([faceOf("5m"), faceOf("1z")], [["五", "萬"], ["東", ""]]);
   setLanguage("en");
 });
 

@@ -35,8 +35,8 @@ def test_json_request_scores(capsys, monkeypatch, tmp_path, via) -> None:
     assert code == 0
     assert response == json.loads(json.dumps(score(request)))
     assert response["fans"] == [
-        {"id": "chicken", "zh": "鸡胡", "en": "Chicken hand", "fan": 0, "kind": "hands"},
-        {"id": "self_draw", "zh": "自摸", "en": "Self-draw", "fan": 1, "kind": "extras"}]
+        {"id": "chicken", "zh": "鸡胡", "zh_hant": "雞糊", "en": "Chicken hand", "fan": 0, "kind": "hands"},
+        {"id": "self_draw", "zh": "自摸", "zh_hant": "自摸", "en": "Self-draw", "fan": 1, "kind": "extras"}]
     assert response["payments"] == {"1z": -2, "2z": 6, "3z": -2, "4z": -2}
 
 
@@ -333,7 +333,7 @@ def test_score_hongkong_in_notation(capsys) -> None:
             "--seat", "2z", "--flowers", "2f"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "香港舊章" in out and "大三元" in out and "門前清" in out and "正花" in out
+    assert "香港旧章" in out and "大三元" in out and "門前清" in out and "正花" in out
     assert "fan total 10" in out and "points    128" in out and "3z -256" in out
     assert main([*args, "--option", "spicy=full"]) == 0
     assert "points    1024" in capsys.readouterr().out

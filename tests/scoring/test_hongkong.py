@@ -314,7 +314,8 @@ def test_names_are_traditional_with_糊() -> None:
     assert not any("胡" in zh for zh in names.values())
     response = score(request(CHICKEN, special=["human"], options={"cap": 13}, **discard("1z")))
     assert response["fans"][0]["zh"] == "地糊"
-    assert response["ruleset_names"] == {"zh": "香港舊章", "en": "Hong Kong old style"}
+    assert response["fans"][0]["zh_hant"] == "地糊"  # the rule set's own names are Traditional already
+    assert response["ruleset_names"] == {"zh": "香港旧章", "zh_hant": "香港舊章", "en": "Hong Kong old style"}
 
 
 @pytest.mark.parametrize(("hand", "message"), [

@@ -74,10 +74,13 @@ def test_a_rule_set_plays_ghosts_by_its_option_or_by_scoring_them() -> None:
 def test_summaries() -> None:
     summaries = ruleset_summaries()
     assert [s["name"] for s in summaries] == NAMES
-    assert all(set(s) == {"name", "zh", "en", "options", "ghosts_in_play"} for s in summaries)
+    assert all(set(s) == {"name", "zh", "zh_hant", "en", "options", "ghosts_in_play"} for s in summaries)
     assert {s["name"]: s["zh"] for s in summaries} == {"jipinghu": "鸡平胡", "qianggang": "广东麻将抢杠",
                                                        "tuidaohu": "推倒胡", "xinzhang": "广东新麻将",
-                                                       "hongkong": "香港舊章"}
+                                                       "hongkong": "香港旧章"}
+    assert {s["name"]: s["zh_hant"] for s in summaries} == {"jipinghu": "雞平糊", "qianggang": "廣東麻雀搶槓",
+                                                            "tuidaohu": "推倒糊", "xinzhang": "廣東新章",
+                                                            "hongkong": "香港舊章"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -215,16 +218,19 @@ def test_loaded_rule_sets_are_immutable() -> None:
 
 MALFORMED_ROWS = [
     # (id, raw file content, message fragment)
-    ("unknown_key", {"name": "x", "zh": "z", "en": "e", "points": "doubling", "options": {}, "rogue": 1},
-     "unknown key 'rogue'"),
-    ("missing_options", {"name": "x", "zh": "z", "en": "e", "points": "doubling"}, "missing 'options'"),
-    ("name_differs", {"name": "y", "zh": "z", "en": "e", "points": "doubling", "options": {}}, "differs"),
-    ("bad_points", {"name": "x", "zh": "z", "en": "e", "points": "sum", "options": {}}, "points"),
-    ("unknown_pattern", {"name": "x", "zh": "z", "en": "e", "points": "doubling", "options": {},
+    ("unknown_key", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling", "options": {},
+                     "rogue": 1}, "unknown key 'rogue'"),
+    ("missing_options", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling"},
+     "missing 'options'"),
+    ("missing_zh_hant", {"name": "x", "zh": "z", "en": "e", "points": "doubling", "options": {}}, "missing 'zh_hant'"),
+    ("name_differs", {"name": "y", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling", "options": {}},
+     "differs"),
+    ("bad_points", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "sum", "options": {}}, "points"),
+    ("unknown_pattern", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling", "options": {},
                          "hands": {"riichi": 1}}, "hands.riichi"),
-    ("bad_kong_kind", {"name": "x", "zh": "z", "en": "e", "points": "doubling", "options": {},
+    ("bad_kong_kind", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling", "options": {},
                        "kongs": {"open": {"each": 1}}}, "kongs.open"),
-    ("bad_kong_payer", {"name": "x", "zh": "z", "en": "e", "points": "doubling", "options": {},
+    ("bad_kong_payer", {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling", "options": {},
                         "kongs": {"fed": {"winner": 1}}}, "kongs.fed"),
 ]
 
@@ -283,7 +289,7 @@ def test_qianggang_min_fan_is_not_ignored() -> None:
 
 # ---- a rule-set file is validated on load: values too, not only keys -------------------------------------------
 
-BASE_FILE = {"name": "x", "zh": "z", "en": "e", "points": "doubling"}
+BASE_FILE = {"name": "x", "zh": "z", "zh_hant": "z", "en": "e", "points": "doubling"}
 FILE_VALUE_ROWS = [
     # (id, extra content of a file whose keys are all known but whose values are wrong, the key named)
     ("ghost_mode", {"options": {"ghosts": "rainbow"}}, "options.ghosts"),

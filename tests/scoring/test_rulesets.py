@@ -57,7 +57,7 @@ def check(request, fans, total, capped, limit, points) -> dict:
     assert response["limit"] is limit
     assert response["points"] == points
     for item in response["fans"]:
-        assert item["zh"] and item["en"]  # every item names itself in Chinese and English
+        assert item["zh"] and item["zh_hant"] and item["en"]  # every item names itself in both scripts and English
     return response
 
 
@@ -454,7 +454,8 @@ def test_refused(request_, code) -> None:
 def test_response_names_ruleset_and_every_option() -> None:
     response = score({"ruleset": X, "options": {"min_fan": 1}, "hand": {"concealed": CHICKEN}})
     assert response["ruleset"] == X
-    assert response["ruleset_names"] == {"zh": "广东新麻将", "en": "Guangdong new rules (5-fan cap)"}
+    assert response["ruleset_names"] == {"zh": "广东新麻将", "zh_hant": "廣東新章",
+                                         "en": "Guangdong new rules (5-fan cap)"}
     assert response["options"]["min_fan"] == 1  # the override is in force
     assert response["options"]["cap"] == 5
     assert {"cap", "min_fan", "chow", "discard_win", "flowers", "seven_pairs", "ghosts", "horses"} <= set(
