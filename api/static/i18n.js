@@ -117,6 +117,12 @@ const WORDS = {
     game_link_copied: "Link copied: send it to the table.", game_link_failed: "Copy this link for the table: {url}",
     game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
     game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
+    // issue 50
+    game_already_there: "Hand {n} is already there: {hand}. Another phone has just added it. Add a second hand?",
+    game_not_added_twice: "Not added again: hand {n} is already there.",
+    edit_hand_changed: "Another phone changed this hand meanwhile: this is it now.",
+    edit_hand_gone: "Another phone took this hand out meanwhile: there is nothing to change.",
+    // end issue 50
     game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
     type_hand: "Or type the hand", type_hand_button: "Put in the hand",
     errors: {
@@ -149,6 +155,9 @@ const WORDS = {
       bad_box: "A box lies outside the photo.",
       hand_disagrees: "The hand sent is not the one its tiles make: reload the photo and save again.",
       precondition_failed: "This photo was saved elsewhere meanwhile: reload to see it.",
+      // issue 50
+      precondition_required: "This page is out of date: reload it, then make the change again.",
+      hand_by_number: "This page is out of date: reload it, then make the change again.",
       internal: "The server failed: try again.", network: "No connection to the server: try again.",
       not_enough_examples: "Save at least two labelled photos first.", busy: "The server is busy with other work (reading photos or adapting); try again shortly.",
       unknown: "Something went wrong ({code}).",
@@ -266,6 +275,12 @@ const WORDS = {
     game_link_copied: "链接已复制：发给同桌吧。", game_link_failed: "请复制这个链接发给同桌：{url}",
     game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
     game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
+    // issue 50
+    game_already_there: "第 {n} 手已经记上了：{hand}。别的手机刚记入。还要再记一手吗？",
+    game_not_added_twice: "没有重复记入：第 {n} 手已经在了。",
+    edit_hand_changed: "别的手机刚改过这一手：这是它现在的样子。",
+    edit_hand_gone: "别的手机刚撤销了这一手：没有可改的了。",
+    // end issue 50
     game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
     type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",
     errors: {
@@ -298,6 +313,9 @@ const WORDS = {
       bad_box: "有一个框在照片外面。",
       hand_disagrees: "发送的手牌和它的牌对不上：请重新载入照片再保存。",
       precondition_failed: "这张照片刚在别处保存过：请重新载入查看。",
+      // issue 50
+      precondition_required: "这个页面过时了：请重新载入，再改一次。",
+      hand_by_number: "这个页面过时了：请重新载入，再改一次。",
       internal: "服务器出错了：请再试一次。", network: "连不上服务器：请再试一次。",
       not_enough_examples: "请先保存至少两张标注照片。", busy: "服务器正忙（正在读照片或适配），请稍后再试。",
       unknown: "出错了（{code}）。",
