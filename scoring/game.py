@@ -94,6 +94,8 @@ def replay(setup: Setup, hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
         fee_now = fee if winners else Decimal(0)  # a draw settles its kongs only
         paid = [p * unit - fee_now for p in won]
         result["payments"] = [_number(p) for p in paid]
+        if "kong_points" in result:  # the kongs' money apart from the win's, for the sheet
+            result["kong_payments"] = [_number(_exact(p) * unit) for p in result["kong_points"]]
         points = [a + b for a, b in zip(points, won, strict=True)]
         money = [a + b for a, b in zip(money, paid, strict=True)]
         fees = [f + fee_now for f in fees]

@@ -4,6 +4,7 @@
 import { call, callTagged } from "./api.js";
 import { $, button, cell, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { paysKongs, readKongs, showKongs } from "./kongs.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
 const GAME_PARAM = "game";
@@ -33,7 +34,7 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
     const wins = last.wins.map(({ winner, request: asked, recognition_id }) =>
       ({ winner, request: asked, ...(recognition_id && { recognition_id }) }));
     return { method: "PUT", url: `/v1/games/${game.id}/hands/${last.id}`,
-      body: { kind: "win", discarder: last.discarder, wins: [...wins, win] } };
+      body: { kind: "win", discarder: last.discarder, wins: [...wins, win], ...(last.kongs && { kongs: last.kongs }) } };
   }
   const discarder = context.win === "discard" ? playerAt(seatWinds, context.discarder) : null;
   return { method: "POST", url: `/v1/games/${game.id}/hands`, body: { kind: "win", discarder, wins: [win] } };
@@ -41,9 +42,10 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
 
 /** What replaces played `hand` after the editor's choices: a draw, or a win by `winners` (a player per win) on
  *  `discarder`'s discard (null: self-drawn), each win's hand as recorded or, with `scored`, the hand scored on the
- *  page (one win). The hand's other players' kongs stay. */
-export function editedHand(hand, { kind, winners, discarder, scored = null, recognitionId = null }) {
-  const kongs = hand.kongs ? { kongs: hand.kongs } : {};
+ *  page (one win); `kongs`: the other players' kongs (null: the hand's stay as they are). */
+export function editedHand(hand, { kind, winners, discarder, scored = null, recognitionId = null, kongs: chosen = null }) {
+  const list = chosen ?? hand.kongs ?? [];
+  const kongs = list.length ? { kongs: list } : {};
   if (kind === "draw") return { kind: "draw", ...kongs };
   const photo = (id) => (id ? { recognition_id: id } : {});
   const wins = scored ? [{ winner: winners[0], request: winRequest(scored), ...photo(recognitionId) }]
@@ -67,6 +69,8 @@ export function alreadyThere(game, win, known = new Set()) {
   return game.hands.find((hand) => !known.has(hand.id) && hand.kind === "win" && hand.wins.some(same)) ?? null;
 }
 
+const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
+
 /** One line per hand, in the page's language: "Bo 3 fan on Cai's discard", "Ann 1 fan self-draw", "Draw". */
 export function describeHand(game, hand) {
   if (hand.kind === "draw") return t("game_drawn");
@@ -78,10 +82,15 @@ export function describeHand(game, hand) {
   return hand.discarder === null ? t("game_self_draw", { wins }) : t("game_on_discard", { wins, name: name(hand.discarder) });
 }
 
+/** A hand's kong money, apart from its win money: "Kongs: Ann -2, Bo +6, …" (null without kongs). */
+export function kongMoney(game, hand) {
+  if (!hand.kong_payments?.some((amount) => amount !== 0)) return null;
+  const list = hand.kong_payments.map((amount, i) => `${game.players[i].name} ${signed(amount)}`);
+  return t("game_kong_money", { list: list.join(t("game_and")) });
+}
+
 /** A seat's wind as the character on its tile (the served vocabulary's). */
 const windFace = (wind) => faceOf(wind)[0];
-
-const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 
 function renderSheet(game) {
   const players = game.players;
@@ -108,6 +117,8 @@ function renderSheet(game) {
       line.addEventListener("click", (event) => event.target.closest("button") || openEditor(game, hand));
     }
     const text = cell("td", describeHand(game, hand));
+    const kongs = kongMoney(game, hand);
+    if (kongs) text.append(cell("span", kongs, { className: "kong-money" }));
     text.colSpan = players.length + 1;
     detail.append(text);
     return [row, detail];
@@ -163,7 +174,10 @@ function clearForm() {
 
 function show(game) {
   if (view.game && game.id === view.game.id && game.version < view.game.version) return; // an older copy
+  const fresh = view.game?.id !== game.id;
   view.game = game;
+  if (fresh) showKongs($("next-kongs"), $("next-kong-add"), game);
+  offerKongs(game);
   followEditor(game);
   if ($("ruleset").value !== game.ruleset) { // score every hand under the game's rule set
     $("ruleset").value = game.ruleset;
@@ -298,9 +312,23 @@ function openEditor(game, hand) {
   $("edit-discarder").value = hand.discarder === null || hand.discarder === undefined ? "" : String(hand.discarder);
   $("edit-scored-field").hidden = !view.scored || hand.wins?.length > 1;
   $("edit-use-scored").checked = false;
+  showKongs($("edit-kongs"), $("edit-kong-add"), game, hand.kongs ?? []);
   fitEditor();
   if (!$("hand-editor").open) $("hand-editor").showModal();
 }
+
+/** The kong controls, only where the game's rule set pays kongs apart from the win (its data says so). */
+async function offerKongs(game) {
+  const pays = await paysKongs(game.ruleset);
+  for (const id of ["next-kongs-field", "edit-kongs-field"]) $(id).hidden = !pays;
+}
+
+/** The kongs chosen for the next hand, as a hand's field; cleared once the hand is recorded. */
+const nextKongs = () => {
+  const kongs = $("next-kongs-field").hidden ? [] : readKongs($("next-kongs"));
+  return kongs.length ? { kongs } : {};
+};
+const clearNextKongs = () => showKongs($("next-kongs"), $("next-kong-add"), view.game);
 
 /** An open editor follows the game (another phone's change of another hand moves nothing here); when another
  *  phone changed or removed this very hand, the editor shows that hand as it is now and says so. */
@@ -341,6 +369,7 @@ async function saveEdit() {
     winners: [...$("edit-winners").querySelectorAll("select")].map((select) => Number(select.value)),
     discarder: discarder === "" ? null : Number(discarder),
     scored: scored?.request, recognitionId: scored?.recognitionId,
+    kongs: $("edit-kongs-field").hidden ? null : readKongs($("edit-kongs")),
   });
   const edited = (played, shown) => t("game_hand_edited", { n: played.n, hand: describeHand(shown, played) });
   // refused only when this hand changed: a change elsewhere in the game meanwhile is sent again on the game now
@@ -371,7 +400,8 @@ async function addScored() {
   const asked = new Set(); // hands already shown to the player as "already there"
   $("add-to-game").disabled = true; // one tap, one hand
   for (let tries = 0; tries < 3; tries++) {
-    const { method, url, body } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
+    const { method, url, body: hand } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
+    const body = method === "POST" ? { ...hand, ...nextKongs() } : hand;
     const there = method === "POST" ? alreadyThere(view.game, body.wins[0], asked) : null;
     if (there) {
       asked.add(there.id);
@@ -383,6 +413,7 @@ async function addScored() {
     }
     const outcome = await change(method, url, body, (hand, game) => t("game_hand_added", { n: hand.n, hand: describeHand(game, hand) }));
     if (outcome === "done") {
+      clearNextKongs();
       $("same-discard").checked = false;
       scoredHand(null);
       fillForm(view.game);
@@ -404,12 +435,15 @@ function highlight(hand) {
 async function addDraw() {
   const known = new Set(view.game.hands.map((hand) => hand.id));
   const drawn = (hand) => t("game_hand_draw", { n: hand.n });
-  if (await change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, drawn) !== "stale") return;
+  const body = { kind: "draw", ...nextKongs() };
+  const outcome = await change("POST", `/v1/games/${view.game.id}/hands`, body, drawn);
+  if (outcome === "done") clearNextKongs();
+  if (outcome !== "stale") return;
   const there = view.game.hands.find((hand) => !known.has(hand.id) && hand.kind === "draw");
   if (!there) return;
   highlight(there);
   if (window.confirm(t("game_already_there", { n: there.n, hand: describeHand(view.game, there) }))) {
-    await change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, drawn);
+    if (await change("POST", `/v1/games/${view.game.id}/hands`, body, drawn) === "done") clearNextKongs();
   } else {
     say(() => t("game_not_added_twice", { n: there.n }));
   }

@@ -122,6 +122,9 @@ const WORDS = {
     game_not_added_twice: "Not added again: hand {n} is already there.",
     edit_hand_changed: "Another phone changed this hand meanwhile: this is it now.",
     edit_hand_gone: "Another phone took this hand out meanwhile: there is nothing to change.",
+    kongs_this_hand: "Other players' kongs this hand", kong_add: "Add a kong", kong_player: "Whose kong",
+    kong_kind: "Which kong", kong_from: "fed by", kong_remove: "Remove this kong",
+    game_kong_money: "Kongs: {list}",
     // end issue 50
     game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
     type_hand: "Or type the hand", type_hand_button: "Put in the hand",
@@ -280,6 +283,9 @@ const WORDS = {
     game_not_added_twice: "没有重复记入：第 {n} 手已经在了。",
     edit_hand_changed: "别的手机刚改过这一手：这是它现在的样子。",
     edit_hand_gone: "别的手机刚撤销了这一手：没有可改的了。",
+    kongs_this_hand: "这一手其他人的杠", kong_add: "加一个杠", kong_player: "谁的杠",
+    kong_kind: "哪种杠", kong_from: "放杠的人", kong_remove: "删掉这个杠",
+    game_kong_money: "杠钱：{list}",
     // end issue 50
     game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
     type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",
