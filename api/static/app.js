@@ -258,7 +258,16 @@ async function score(options = {}) {
   } catch (error) {
     showResult(() => renderResultError(errorText(error)));
     scoredHand(null);
+    pointAtFedBy(error);
   }
+}
+
+/** A refusal about who fed a kong points at the meld's own fed-by choice, the one place to say it. */
+function pointAtFedBy(error) {
+  const meld = /^hand\.melds\[(\d+)\]\.fed_by$/.exec(error.errors?.[0]?.detail?.field ?? "");
+  const control = meld && document.querySelectorAll("#melds .meld")[Number(meld[1])]?.querySelector(".fed-by");
+  control?.setAttribute("aria-invalid", "true");
+  control?.focus();
 }
 
 // A save in flight: Save stays disabled until it answers, so a double tap neither writes twice nor takes the

@@ -17,7 +17,7 @@ export function contextRequest() {
   if (win === "discard") context.discarder = $("discarder").value;
   const special = [...document.querySelectorAll("input[name=special]:checked")].map((box) => box.value);
   if (special.length) context.special = special;
-  for (const key of ["liable", "kong_fed_by"]) if ($(key).value) context[key] = $(key).value;
+  if ($("liable").value) context.liable = $("liable").value; // who fed a kong: its meld's own choice, the one place
   for (const key of ["ghosts", "horses"]) {
     if (!$(`${key}-field`).hidden && $(key).value.trim()) context[key] = $(key).value.trim();
   }
@@ -39,7 +39,7 @@ export function restoreChoices({ ruleset, options, context }, rulesets) {
   $("ghost-mode").value = options?.ghosts ?? "";
   if (context) {
     for (const radio of document.querySelectorAll("input[name=win]")) radio.checked = radio.value === (context.win ?? "self_draw");
-    for (const key of ["seat_wind", "prevalent_wind", "discarder", "liable", "kong_fed_by"]) {
+    for (const key of ["seat_wind", "prevalent_wind", "discarder", "liable"]) {
       if (context[key] !== undefined) $(key).value = context[key];
     }
     for (const box of document.querySelectorAll("input[name=special]")) box.checked = (context.special ?? []).includes(box.value);

@@ -76,8 +76,10 @@ function renderMelds(actions, rules) {
       const seats = document.createElement("select");
       seatOptions(seats, true);
       seats.options[0].text = `${t("fed_by")} —`;
-      head.append(select(t("fed_by_aria"), [...seats.options].map((option) => [option.value, option.text]), meld.fed_by,
-        (seat) => { meld.fed_by = seat; actions.onChange(); }));
+      const fedBy = select(t("fed_by_aria"), [...seats.options].map((option) => [option.value, option.text]), meld.fed_by,
+        (seat) => { meld.fed_by = seat; actions.onChange(); });
+      fedBy.classList.add("fed-by"); // the one place to say who fed a kong: a refusal about it points here
+      head.append(fedBy);
     }
     const codes = meld.tiles.map((id) => state.tiles.get(id).code);
     if (meld.kind === "kong_concealed" && codes.length && codes.every((code) => code === "back")) {

@@ -374,7 +374,7 @@ const REFUSALS = {
   en: {
     fields: {
       "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "Winning tile",
-      "hand.melds[]": "Meld {n}", "hand.melds[].kind": "Meld {n}", "hand.melds[].fed_by": "Meld {n}",
+      "hand.melds[]": "Meld {n}", "hand.melds[].kind": "Meld {n}", "hand.melds[].fed_by": "Meld {n}, fed by",
       "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
       "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
       "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",
@@ -433,7 +433,7 @@ const REFUSALS = {
   zh: {
     fields: {
       "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "胡的牌",
-      "hand.melds[]": "副露 {n}", "hand.melds[].kind": "副露 {n}", "hand.melds[].fed_by": "副露 {n}",
+      "hand.melds[]": "副露 {n}", "hand.melds[].kind": "副露 {n}", "hand.melds[].fed_by": "副露 {n} 的放杠",
       "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
       "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
       "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",

@@ -97,3 +97,18 @@ def test_kong_payments_are_not_run_together(server, phone):  # noqa: F811
     name, amount = items.nth(2).locator("span"), items.nth(2).locator("b")
     gap = amount.bounding_box()["x"] - (name.bounding_box()["x"] + name.bounding_box()["width"])
     assert gap >= 8, gap  # laid out apart, as the hand's payments are
+
+
+def test_one_fed_by_for_a_kong_and_its_refusal_points_at_it(server, phone):  # noqa: F811
+    # issue 50: two "fed by" controls (Liability's and the meld's), and the errors pointed at the wrong one
+    ready(phone, server)
+    expect(phone.locator("#kong_fed_by")).to_have_count(0)  # Liability keeps only the liable seat
+    phone.locator("#ruleset").select_option("tuidaohu")  # the discarder pays an exposed kong: name them
+    phone.locator("#hand-text").fill("123m456p789s11z [7777z]")
+    phone.get_by_role("button", name="Put in the hand").click()
+    phone.get_by_role("button", name="Score").click()
+    expect(phone.locator("#result")).to_contain_text("Meld 1, fed by: this rule set makes the discarder pay")
+    fed_by = phone.locator("#melds .meld .fed-by")
+    expect(fed_by).to_have_count(1)
+    expect(fed_by).to_be_focused()
+    expect(fed_by).to_have_attribute("aria-invalid", "true")
