@@ -4,7 +4,7 @@ import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
 import { call, callTagged, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { closeCamera, wireCamera } from "./camera.js";
-import { $, rewordStatuses, setStatus } from "./dom.js";
+import { $, button, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, wireForm,
@@ -167,6 +167,27 @@ function showWaiting() {
   waitingShot = true;
   $("retry-photo").hidden = false;
   setStatus($("photo-status"), () => t("kept_offline"), true);
+  retryKeptLater();
+}
+
+// While shots wait on this device, the page tries the server again this often: a server that was down (the
+// network never went, so no `online` comes) gets them as soon as it answers, without a reload (issue 50).
+const KEPT_RETRY_MS = 5000;
+let keptTimer = null;
+const retryKeptLater = () => {
+  clearTimeout(keptTimer);
+  keptTimer = setTimeout(sendKept, KEPT_RETRY_MS);
+};
+
+/** Wherever the page goes (Back, Forward, another photo), shots still kept stay in sight with Try again: on
+ *  screen where no photo is shown, else counted under the photo's status. */
+async function keepKeptInSight() {
+  await showKeptShot();
+  const kept = await pending().catch(() => []);
+  keptNotes = keptNotes.filter(([key]) => key !== "kept_waiting");
+  if (kept.length && !waitingShot) keptNotes.push(["kept_waiting", kept.length]);
+  showKeptNotes();
+  if (kept.length) retryKeptLater();
 }
 
 /** The newest shot an earlier visit kept, on screen as waiting, where the address names no photo to show. */
@@ -181,6 +202,7 @@ async function showKeptShot() {
 /** Send the shots kept on this device while the server was unreachable. The page shows the reading of the last
  *  one sent where it was waiting on a kept shot or shows no photo; otherwise the readings are linked below. */
 async function sendKept() {
+  clearTimeout(keptTimer);
   if (waitingShot) setStatus($("photo-status"), () => t("kept_sending"));
   const report = await sendPending((blob, meta) => sendPhoto(new File([blob], meta.name, { type: blob.type })))
     .catch(() => null); // this device keeps nothing (IndexedDB off): there is nothing to send
@@ -208,6 +230,7 @@ async function sendKept() {
     ...(report.left && !waitingShot ? [["kept_waiting", report.left]] : []),
   ];
   showKeptNotes();
+  if (report.left) retryKeptLater();
 }
 
 let keptNotes = []; // what the last sending of kept shots has to say: [phrase key, its value]
@@ -223,7 +246,7 @@ function showKeptNotes() {
   const words = {
     kept_sent: (id) => [t("kept_sent"), " ", Object.assign(document.createElement("a"), { href: photoAddress(id), textContent: t("kept_open") })],
     kept_refused: (error) => [t("kept_refused", { error: errorText(error) })],
-    kept_waiting: (n) => [t("kept_waiting", { n })],
+    kept_waiting: (n) => [t("kept_waiting", { n }), " ", button("", t("retry_photo"), sendKept)],
   };
   line.replaceChildren(...keptNotes.flatMap(([key, value], index) => [...(index ? [" "] : []), ...words[key](value)]));
   line.hidden = keptNotes.length === 0;
@@ -423,6 +446,7 @@ function leavePhoto() {
   resetPhoto(state);
   unsaved = false;
   retryFile = null;
+  waitingShot = false; // a kept shot is shown again where no other photo is (keepKeptInSight)
   $("retry-photo").hidden = true;
   $("photo").hidden = true;
   setBusy(false);
@@ -442,6 +466,7 @@ async function followAddress() {
     leavePhoto();
     render();
   }
+  await keepKeptInSight();
 }
 
 async function start() {
@@ -480,8 +505,8 @@ async function start() {
   });
   window.addEventListener("online", sendKept);
   await followAddress();
+  if (!shownPhoto) await keepKeptInSight(); // the shots an earlier visit kept, in sight
   render();
-  await showKeptShot();
   sendKept(); // shots kept by an earlier visit
   document.body.dataset.ready = "true"; // for tests: the page is wired
   keepForOffline();
