@@ -141,10 +141,9 @@ class Live(Settings):
                                                          "is blurred")
     sharpness_width: int = Field(160, ge=16)
     min_detail: float = Field(0.45, ge=0, le=1, description="a frame whose detail (guide.js `detail`: the gradient "
-                              "energy of its grey copy detail_width px wide over that of its half-size copy, in the "
+                              "energy of the localiser's 640 px copy over that of its half-size copy, in the "
                               "weaker direction; sharp ~0.55-0.95, a 25 px motion blur or a defocus ~0.3) is under "
                               "this is blurred")
-    detail_width: int = Field(640, ge=32)
     min_frames: int = Field(5, ge=1, description="frames analysed within steady_ms before the shot is taken")
     max_shift: float = Field(0.25, ge=0, description="tiles whose centres move more than this many tile widths "
                                                     "from one frame to the next are moving")

@@ -53,7 +53,7 @@ function halved({ data, width, height }) {
   return { data: half, width: w, height: h };
 }
 
-/** How much of a grey image's detail survives at its own scale (`detail_width` px wide), 0-1: its gradient energy
+/** How much of a grey image's detail survives at its own scale (the localiser's copy of the frame), 0-1: its gradient energy
  *  over that of its half-size copy, in the weaker direction. A sharp edge is a step at either scale (near 1); a
  *  blurred one is a ramp whose slope halves with the scale (near 1/4). Motion blur smears one direction, defocus
  *  both; the ratio does not depend on how much the view holds, so it needs no tiles found (issue 50: a 25 px
