@@ -144,6 +144,8 @@ class Live(Settings):
                               "energy of the localiser's 640 px copy over that of its half-size copy, in the "
                               "weaker direction; sharp ~0.55-0.95, a 25 px motion blur or a defocus ~0.3) is under "
                               "this is blurred")
+    min_sure: float = Field(0.68, ge=0, le=1, description="tiles whose median localiser score is under this are "
+                            "unsure (a sharp row scores ~0.72-0.74, a motion-blurred one ~0.64): no shot by itself")
     min_frames: int = Field(5, ge=1, description="frames analysed within steady_ms before the shot is taken")
     max_shift: float = Field(0.25, ge=0, description="tiles whose centres move more than this many tile widths "
                                                     "from one frame to the next are moving")

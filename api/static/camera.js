@@ -14,7 +14,7 @@ const DETECT_SIDE = 640;
 
 const ADVICE = {
   steady: () => t("live_steady"), too_small: () => t("live_too_small"), dark: () => t("live_dark"),
-  blurred: () => t("live_blurred"), moving: () => t("live_moving"), none: () => t("live_none"),
+  blurred: () => t("live_blurred"), unsure: () => t("live_unsure"), moving: () => t("live_moving"), none: () => t("live_none"),
   cut: (seen) => t("live_cut", { n: seen.cut }),
 };
 

@@ -124,7 +124,7 @@ const WORDS = {
     edit_hand_gone: "Another phone took this hand out meanwhile: there is nothing to change.",
     kongs_this_hand: "Other players' kongs this hand", kong_add: "Add a kong", kong_player: "Whose kong",
     kong_kind: "Which kong", kong_from: "fed by", kong_remove: "Remove this kong",
-    game_kong_money: "Kongs: {list}",
+    game_kong_money: "Kongs: {list}", live_unsure: "the tiles are unclear: hold still, or come a little closer",
     // end issue 50
     game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
     type_hand: "Or type the hand", type_hand_button: "Put in the hand",
@@ -285,7 +285,7 @@ const WORDS = {
     edit_hand_gone: "别的手机刚撤销了这一手：没有可改的了。",
     kongs_this_hand: "这一手其他人的杠", kong_add: "加一个杠", kong_player: "谁的杠",
     kong_kind: "哪种杠", kong_from: "放杠的人", kong_remove: "删掉这个杠",
-    game_kong_money: "杠钱：{list}",
+    game_kong_money: "杠钱：{list}", live_unsure: "牌看不清：请拿稳，或靠近一点",
     // end issue 50
     game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
     type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",

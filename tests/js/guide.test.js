@@ -44,6 +44,8 @@ const cases = [
     { state: "blurred", count: 14, cut: 0, ready: false }],
   ["defocused, no tile found: blurred, not 'point at the tiles'", held(1200, () => [], { detail: 0.27 }),
     { state: "blurred", count: 0, cut: 0, ready: false }],
+  ["the localiser unsure of the tiles", held(1200, () => row(14).map((box) => ({ ...box, score: LIVE.min_sure - 0.05 }))),
+    { state: "unsure", count: 14, cut: 0, ready: false }],
   ["a second held still, but judged from three frames", Array.from({ length: 4 }, (_, i) => frame(i * 400, row(14))),
     { state: "steady", count: 14, cut: 0, ready: false }],
 ];

@@ -118,11 +118,12 @@ function frameState(frame, live) {
   if (!frame.boxes.length) return "none";
   if (shotTileWidth(frame.boxes, frame.width, frame.height, frame.scale ?? 1, live) < live.min_tile) return "too_small";
   if (cutAtEdge(frame.boxes, frame.width, frame.height, live.edge)) return "cut";
+  if (median(frame.boxes.map((box) => box.score)) < live.min_sure) return "unsure"; // never shot on a guess
   return "steady";
 }
 
 /** The guide for `frames`, oldest first, the newest last:
- *  `{state: "steady"|"too_small"|"cut"|"dark"|"blurred"|"none"|"moving", count, cut, ready}`.
+ *  `{state: "steady"|"too_small"|"cut"|"dark"|"blurred"|"unsure"|"none"|"moving", count, cut, ready}`.
  *  `ready` (take the shot) when for `steady_ms` every frame was steady, the count stayed within one and the tiles
  *  still, with at least `min_tiles` found, and at least `min_frames` frames analysed in that time (a slow device's
  *  two or three frames say too little about a second). */
