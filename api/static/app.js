@@ -148,7 +148,10 @@ async function readPhoto(file) {
     }
     // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
     // server), Retry sends the same file again instead of making the player choose it again (issue 35).
-    if (!photoUrl || $("photo-image").src !== photoUrl) $("photo").hidden = true;
+    // a file that is no image leaves no broken-image icon behind (issue 50)
+    const shown = photoUrl && $("photo-image").src === photoUrl && await $("photo-image").decode().then(() => true, () => false);
+    if (token !== photoToken) return;
+    if (!shown) $("photo").hidden = true;
     retryFile = worthRetrying(error) ? file : null;
     $("retry-photo").hidden = retryFile === null;
     setStatus(status, () => t("read_failed", { error: errorText(error) }), true);

@@ -85,7 +85,7 @@ export function describeHand(game, hand) {
 /** A hand's kong money, apart from its win money: "Kongs: Ann -2, Bo +6, …" (null without kongs). */
 export function kongMoney(game, hand) {
   if (!hand.kong_payments?.some((amount) => amount !== 0)) return null;
-  const list = hand.kong_payments.map((amount, i) => `${game.players[i].name} ${signed(amount)}`);
+  const list = hand.kong_payments.flatMap((amount, i) => (amount ? [`${game.players[i].name} ${signed(amount)}`] : []));
   return t("game_kong_money", { list: list.join(t("game_and")) });
 }
 

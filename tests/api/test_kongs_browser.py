@@ -7,7 +7,7 @@ import re
 import httpx
 import pytest
 
-from tests.api.test_browser import expect, phone, ready, serve, server  # noqa: F401 - fixtures
+from tests.api.test_browser import expect, phone, ready, serve, server, shots  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
@@ -112,3 +112,25 @@ def test_one_fed_by_for_a_kong_and_its_refusal_points_at_it(server, phone):  # n
     expect(fed_by).to_have_count(1)
     expect(fed_by).to_be_focused()
     expect(fed_by).to_have_attribute("aria-invalid", "true")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_game_flow_on_a_phone_for_a_person_to_look_at(server, phone, shots, language):  # noqa: F811
+    """FANSHOT_SCREENSHOTS=1 pytest tests/api/test_kongs_browser.py -k flow redraws docs/game-{en,zh}-*.png."""
+    game_id = new_game(server, "tuidaohu")
+    win = {"kind": "win", "discarder": None, "wins": [{"winner": 1, "request": {
+        "hand": {"concealed": "111m222m333m444m55m", "winning_tile": "5m"}}}]}
+    httpx.post(f"{server}/v1/games/{game_id}/hands", json=win).raise_for_status()
+    ready(phone, f"{server}/?game={game_id}")
+    if language == "zh":
+        switch_to_chinese(phone)
+    section = phone.locator("#game-section")
+    phone.locator("#next-kongs-field summary").click()
+    add_kong(phone, "next", "Cai", "exposed", fed_by="Ann")
+    section.screenshot(path=shots / f"game-{language}-1-kongs.png", scale="css")
+    phone.locator("#record-draw").click()
+    expect(phone.locator("#scoresheet-body tr.detail .kong-money")).to_have_count(1)
+    section.screenshot(path=shots / f"game-{language}-2-sheet.png", scale="css")
+    phone.locator("#scoresheet-body tr.detail").nth(1).click()
+    expect(phone.locator("#edit-kongs .kong")).to_have_count(1)
+    phone.locator("#hand-editor").screenshot(path=shots / f"game-{language}-3-editor.png", scale="css")
