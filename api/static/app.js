@@ -426,9 +426,8 @@ async function restore(id) {
     const saved = recognition.confirmation;
     if (saved) {
       restoreChoices(saved, rulesets);
-      const restored = () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
-      setStatus($("photo-status"), restored);
-      setStatus($("save-status"), restored);
+      // said once, by Save, where "saving again replaces it" is about (issue 50: it was said twice)
+      setStatus($("save-status"), () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() }));
     }
     const draft = readDraft(localStorage, id);
     if (draft) {

@@ -44,3 +44,14 @@ def test_the_winner_s_own_seat_is_not_offered_as_the_discarder(server, phone):  
     assert not phone.locator("#discarder option[value='3z']").is_disabled()
     phone.locator("#language").click()  # the seats worded again: still not offered
     assert phone.locator("#discarder option[value='2z']").is_disabled()
+
+
+def test_the_restore_message_is_said_once(server, phone):  # noqa: F811
+    ready(phone, server)
+    upload(phone)
+    phone.locator("#save-button").click()
+    expect(phone.locator("#save-status")).to_contain_text("Saved ✓")
+    phone.reload()
+    phone.wait_for_selector("body[data-ready=true]")
+    expect(phone.locator("#save-status")).to_contain_text("saved work")
+    assert phone.locator("main").inner_text().count("Your saved work from") == 1
