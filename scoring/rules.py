@@ -123,8 +123,9 @@ class Ruleset:
 
     @cached_property
     def plays_ghosts(self) -> bool:
-        """Whether the rule set scores anything of ghost tiles (无鬼, 满鬼): else it plays none."""
-        return any("ghosts" in PATTERNS[pid].requires for pid in self.scored)
+        """Whether ghost tiles 鬼牌 are in play: its `ghosts` option names a mode, or it scores anything of them (无鬼,
+        满鬼; docs/RULES.md); elsewhere a context that names ghosts is refused unless the options name a mode."""
+        return self.options["ghosts"] != "none" or any("ghosts" in PATTERNS[pid].requires for pid in self.scored)
 
     @cached_property
     def instant_wins(self) -> tuple[str, ...]:
