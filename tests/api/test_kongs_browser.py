@@ -19,7 +19,7 @@ def new_game(server: str, ruleset: str) -> str:  # noqa: F811 - the fixture's va
 
 def switch_to_chinese(tab) -> None:
     tab.locator("#language").click()
-    expect(tab.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(tab.locator("html")).to_have_attribute("lang", "zh-Hans")
 
 
 def add_kong(tab, where: str, player: str, kind: str, fed_by: str | None = None) -> None:
