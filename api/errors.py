@@ -35,10 +35,11 @@ class Refusal(Exception):
     needs it to word the refusal, `detail` (the scorer's: `field`, `reason` and values, docs/API.md "Errors")."""
 
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 detail: dict[str, Any] | None = None) -> None:
+                 detail: dict[str, Any] | None = None, beside: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.headers = status, code, message, headers or {}
         self.detail = detail or {}
+        self.beside = beside or {}  # answered beside `errors`: e.g. a 412's current game
 
     def as_item(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, **({"detail": self.detail} if self.detail else {})}
@@ -49,8 +50,9 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorResponse} for status in statuses}
 
 
-def errors(status: int, *items: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"errors": list(items)}, status_code=status, headers=headers)
+def errors(status: int, *items: dict[str, Any], headers: dict[str, str] | None = None,
+           beside: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse({"errors": list(items), **(beside or {})}, status_code=status, headers=headers)
 
 
 @contextmanager
@@ -81,7 +83,7 @@ def field_of(item: dict[str, Any]) -> dict[str, Any]:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refusal)
     async def refusal(_: Request, error: Refusal) -> JSONResponse:
-        return errors(error.status, error.as_item(), headers=error.headers)
+        return errors(error.status, error.as_item(), headers=error.headers, beside=error.beside)
 
     @app.exception_handler(PhotoError)
     async def photo_error(_: Request, error: PhotoError) -> JSONResponse:

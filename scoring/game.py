@@ -4,8 +4,9 @@ an edited or deleted hand recomputes every hand after it.
 
 A recorded hand is `{"kind": "draw"}` or `{"kind": "win", "discarder": player | None, "wins": [{"winner":
 player, "request": score request, "recognition_id"?}]}`, either with the kongs of players other than the winner
-(`"kongs": [{"player", "kind": "concealed" | "exposed" | "added", "from"?}]`); players are indexes 0-3 in
-`setup.players` order, the first dealer first, then counter-clockwise. Each win is scored by `scoring.score`
+(`"kongs": [{"player", "kind": "concealed" | "exposed" | "added", "from"?}]`), and the stable `"id"` the game gave
+it (kept as it is); players are indexes 0-3 in `setup.players` order, the first dealer first, then
+counter-clockwise. Each win is scored by `scoring.score`
 with the game's rule set, options and stake and the winds of its hand. Points are the payments at a stake unit
 of 1; money is points x `stake.unit`, less `stake.fee` from every player on each hand that is won. A draw settles
 the kongs alone, where the rule set pays them (option `kongs_void_on_draw`: nothing)."""
@@ -93,6 +94,8 @@ def replay(setup: Setup, hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
         fee_now = fee if winners else Decimal(0)  # a draw settles its kongs only
         paid = [p * unit - fee_now for p in won]
         result["payments"] = [_number(p) for p in paid]
+        if "kong_points" in result:  # the kongs' money apart from the win's, for the sheet
+            result["kong_payments"] = [_number(_exact(p) * unit) for p in result["kong_points"]]
         points = [a + b for a, b in zip(points, won, strict=True)]
         money = [a + b for a, b in zip(money, paid, strict=True)]
         fees = [f + fee_now for f in fees]
@@ -125,7 +128,7 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
     result = {"n": n, **copy.deepcopy(hand), "dealer": state.dealer, "prevalent_wind": state.prevalent_wind,
               "seat_winds": [state.seat_wind(p) for p in range(SEATS)], "points": [0] * SEATS}
     if hand.get("kind") == "draw":
-        _only_keys(hand, ("kind", "kongs"), n)
+        _only_keys(hand, ("id", "kind", "kongs"), n)
         drawn = not ruleset.options.get("kongs_void_on_draw", False)
         kongs = _kong_points(setup, ruleset, n, hand.get("kongs", []), winners=(), paid=drawn)
         if "kongs" in hand:
@@ -134,7 +137,7 @@ def _replay_hand(setup: Setup, ruleset: rules.Ruleset, state: Round, n: int,
         return result, [], kongs
     if hand.get("kind") != "win":
         raise _error(n, "bad_request", f"kind: 'win' or 'draw', got {hand.get('kind')!r}")
-    _only_keys(hand, ("kind", "discarder", "wins", "kongs"), n)
+    _only_keys(hand, ("id", "kind", "discarder", "wins", "kongs"), n)
     discarder, wins = hand.get("discarder"), hand.get("wins")
     _check_players(n, discarder, wins)
     order = sorted(range(len(wins)), key=lambda i: (wins[i]["winner"] - (discarder or 0)) % SEATS)

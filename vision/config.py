@@ -146,6 +146,13 @@ class Live(Settings):
                                                          "of its grey copy sharpness_width px wide) is under this "
                                                          "is blurred")
     sharpness_width: int = Field(160, ge=16)
+    min_detail: float = Field(0.45, ge=0, le=1, description="a frame whose detail (guide.js `detail`: the gradient "
+                              "energy of the localiser's 640 px copy over that of its half-size copy, in the "
+                              "weaker direction; sharp ~0.55-0.95, a 25 px motion blur or a defocus ~0.3) is under "
+                              "this is blurred")
+    min_sure: float = Field(0.68, ge=0, le=1, description="tiles whose median localiser score is under this are "
+                            "unsure (a sharp row scores ~0.72-0.74, a motion-blurred one ~0.64): no shot by itself")
+    min_frames: int = Field(5, ge=1, description="frames analysed within steady_ms before the shot is taken")
     max_shift: float = Field(0.25, ge=0, description="tiles whose centres move more than this many tile widths "
                                                     "from one frame to the next are moving")
     steady_ms: float = Field(1000.0, ge=0, description="the count steady (within one) and the frames sharp for "
@@ -284,8 +291,10 @@ class VisionFile(Settings):
     def version(self, folder: Path) -> str:
         """The folder's version: the first 12 hex digits of the SHA-256 of what changes readings, the two models'
         bytes and every setting, so two folders that read alike share it; the records (`RECORDS`, such as the
-        training commands' prose) and the files' names are left out."""
-        unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"}}
+        training commands' prose), the files' names and the page's viewfinder thresholds (`recogniser.live`: the
+        server never reads them) are left out."""
+        unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"},
+                  "recogniser": {"live"}}
         settings = self.model_dump(mode="json", exclude=unread)
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
         for name in self.files():

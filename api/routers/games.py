@@ -9,7 +9,7 @@ import io
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Path
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
@@ -32,10 +32,12 @@ JSON_ERRORS = {status: {"description": description, "content": {"application/jso
 STORE_POLL_SECONDS = 2.0
 # How soon an EventSource reconnects after its stream ends (a restart, a network drop): `retry:` on the first event.
 RECONNECT_MS = 2000
-# A hand is named by its number, which changes when an earlier hand is deleted: a phone that edits or deletes hand n
-# sends the game's ETag it read, and another phone's change meanwhile makes it a 412, not a change to the wrong hand.
+# Every write names the game's ETag it read: another phone's change meanwhile makes it a 412 (with the game as it is
+# now), not a second copy of the same hand or an edit on top of a change never seen.
 GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read (GET answers it): the change is made "
-                                           "only if the game has not changed since (else 412)")]
+                                           "only if the game has not changed since (else 412 with the game now)")]
+# A hand's id: "h" and the game's version that recorded it, so an id is never given twice in a game.
+HandId = Annotated[str, Path(description="the hand's `id` (as the game lists it), not its number")]
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
 
@@ -86,17 +88,18 @@ def tagged(body: dict[str, Any], game: dict[str, Any], status: int = 200, **head
     return JSONResponse(body, status_code=status, headers={"ETag": game_tag(game["version"]), **headers})
 
 
-def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any, if_match: str | None = None,
-           ) -> dict[str, Any]:
-    """Apply `edit(hands) -> hands` if the game still replays (and, with `if_match`, is still the version read),
-    then tell every follower."""
+def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any, if_match: str | None) -> dict[str, Any]:
+    """Apply `edit(game) -> hands` if the game still replays and, with `if_match`, is still the version read; then
+    tell every follower. A stale `if_match` is a 412 carrying the game as it is now."""
     shown: dict[str, Any] = {}
 
     def checked(game: StoredGame) -> list[dict[str, Any]]:
         if if_match is not None and if_match != "*" and game_tag(game.version) not in tags(if_match):
             raise Refusal(412, "precondition_failed", f"the game changed since it was read (it is at version "
-                          f"{game.version}; If-Match no longer matches): read it again")
-        hands = edit(list(game.hands))
+                          f"{game.version}; If-Match no longer matches): see `game`, the game now, and send "
+                          "again with its ETag if the change still stands", headers={"ETag": game_tag(game.version)},
+                          beside={"game": view(game)})
+        hands = edit(game)
         shown.update(view(StoredGame(game.id, game.version + 1, game.created_at, game.updated_at, game.setup,
                                      hands)))
         return hands
@@ -109,10 +112,29 @@ def change(game_id: str, games: GamesDep, events: GameEventsDep, edit: Any, if_m
     return shown
 
 
-def hand_index(game_id: str, hands: list[dict[str, Any]], n: int) -> int:
-    if not 1 <= n <= len(hands):
-        raise Refusal(404, "not_found", f"game {game_id} has no hand {n} (it has {len(hands)})")
-    return n - 1
+def required(if_match: str | None) -> str:
+    """An edit or delete without If-Match would overwrite whatever another phone did meanwhile: refused."""
+    if if_match is None:
+        raise Refusal(428, "precondition_required", "If-Match: send the game's ETag as read (GET /v1/games/{id} "
+                      "answers it, e.g. If-Match: \"7\"), so that another phone's change is never overwritten unseen")
+    return if_match
+
+
+def hand_index(game_id: str, hands: list[dict[str, Any]], hand_id: str) -> int:
+    """The position of the hand with id `hand_id`; a number is the withdrawn way of naming a hand."""
+    if hand_id.isdigit():
+        raise Refusal(404, "hand_by_number", f"hands are named by their id, not their number, since 2026-12-06 "
+                      f"(numbers shift when an earlier hand is deleted): use `hands[{int(hand_id) - 1}].id` of GET "
+                      f"/v1/games/{game_id} in the address")
+    for i, hand in enumerate(hands):
+        if hand.get("id") == hand_id:
+            return i
+    raise Refusal(404, "not_found", f"game {game_id} has no hand with id {hand_id!r}")
+
+
+def new_hand_id(game: StoredGame) -> str:
+    """Ids count with the game's version, which only rises: an id is never reused, even after a delete."""
+    return f"h{game.version + 1}"
 
 
 def inert(value: Any) -> Any:
@@ -137,40 +159,45 @@ def get_game(game: ExistingGame) -> JSONResponse:
 
 
 @router.post("/{game_id}/hands", status_code=201, response_model=PlayedHand,
-             responses=error_responses(404))
-def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsDep, store: StoreDep) -> JSONResponse:
+             responses=error_responses(404, 412))
+def add_hand(game_id: str, hand: HandInput, games: GamesDep, events: GameEventsDep, store: StoreDep,
+             if_match: GameIfMatch = None) -> JSONResponse:
     recorded = stored_hand(hand, store)
-    game = change(game_id, games, events, lambda hands: [*hands, recorded])
+    game = change(game_id, games, events, lambda now: [*now.hands, {"id": new_hand_id(now), **recorded}], if_match)
     played = game["hands"][-1]
-    return tagged(played, game, 201, Location=f"/v1/games/{game_id}/hands/{played['n']}")
+    return tagged(played, game, 201, Location=f"/v1/games/{game_id}/hands/{played['id']}")
 
 
-@router.get("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404))
-def get_hand(game: ExistingGame, n: int) -> JSONResponse:
-    return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, n)])
+@router.get("/{game_id}/hands/{hand_id}", response_model=PlayedHand, responses=error_responses(404))
+def get_hand(game: ExistingGame, hand_id: HandId) -> JSONResponse:
+    return JSONResponse(view(game)["hands"][hand_index(game.id, game.hands, hand_id)])
 
 
-@router.put("/{game_id}/hands/{n}", response_model=PlayedHand, responses=error_responses(404, 412))
-def edit_hand(game_id: str, n: int, hand: HandInput, games: GamesDep, events: GameEventsDep,
+@router.put("/{game_id}/hands/{hand_id}", response_model=PlayedHand, responses=error_responses(404, 412, 428))
+def edit_hand(game_id: str, hand_id: HandId, hand: HandInput, games: GamesDep, events: GameEventsDep,
               store: StoreDep, if_match: GameIfMatch = None) -> JSONResponse:
-    recorded = stored_hand(hand, store)
+    recorded = {"id": hand_id, **stored_hand(hand, store)}
+    place: list[int] = []
 
-    def replaced(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        hands[hand_index(game_id, hands, n)] = recorded
+    def replaced(now: StoredGame) -> list[dict[str, Any]]:
+        hands = list(now.hands)
+        place.append(hand_index(game_id, hands, hand_id))
+        hands[place[0]] = recorded
         return hands
 
-    game = change(game_id, games, events, replaced, if_match)
-    return tagged(game["hands"][n - 1], game)
+    game = change(game_id, games, events, replaced, required(if_match))
+    return tagged(game["hands"][place[0]], game)
 
 
-@router.delete("/{game_id}/hands/{n}", response_model=Game, responses=error_responses(404, 412))
-def delete_hand(game_id: str, n: int, games: GamesDep, events: GameEventsDep,
+@router.delete("/{game_id}/hands/{hand_id}", response_model=Game, responses=error_responses(404, 412, 428))
+def delete_hand(game_id: str, hand_id: HandId, games: GamesDep, events: GameEventsDep,
                 if_match: GameIfMatch = None) -> JSONResponse:
-    def removed(hands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        del hands[hand_index(game_id, hands, n)]
+    def removed(now: StoredGame) -> list[dict[str, Any]]:
+        hands = list(now.hands)
+        del hands[hand_index(game_id, hands, hand_id)]
         return hands
 
-    game = change(game_id, games, events, removed, if_match)
+    game = change(game_id, games, events, removed, required(if_match))
     return tagged(game, game)
 
 

@@ -61,7 +61,8 @@ class GamePlayer(BaseModel):
 
 class PlayedHand(BaseModel):
     model_config = ConfigDict(extra="allow")
-    n: int = Field(description="counting from 1")
+    id: str = Field(description="the hand's stable id: PUT / DELETE /v1/games/{id}/hands/{hand_id} address it")
+    n: int = Field(description="counting from 1, for display: it shifts when an earlier hand is deleted")
     kind: Literal["win", "draw"]
     dealer: int
     prevalent_wind: str

@@ -13,8 +13,9 @@ const networkError = () => new ApiError(0, [{ code: "network", message: "no conn
 
 /** A failed answer as an ApiError: the API's own error list, or, for anything else (a proxy's 502 or 504 page,
  *  HTML or empty), `not_json`: the server or a proxy answered, so it is not a lost connection (issue 35). */
-const answerError = (status, data) => new ApiError(status, Array.isArray(data?.errors) && data.errors.length
-  ? data.errors : [{ code: "not_json", message: `HTTP ${status} without the API's error list` }]);
+const answerError = (status, data) => Object.assign(new ApiError(status, Array.isArray(data?.errors)
+  && data.errors.length ? data.errors : [{ code: "not_json", message: `HTTP ${status} without the API's error list` }]),
+{ data }); // the whole answer: a game's 412 carries the game as it is now
 
 /** `{data, etag}` of a JSON call; `headers` are added to the request (e.g. If-Match). */
 export async function callTagged(method, url, body, headers = {}) {

@@ -4,7 +4,7 @@ import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
 import { call, callTagged, qrOf, upload, worthRetrying } from "./api.js";
 import { renderBoxes, wireBoxes } from "./boxes.js";
 import { closeCamera, wireCamera } from "./camera.js";
-import { $, rewordStatuses, setStatus } from "./dom.js";
+import { $, button, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
 import {
   contextRequest, renderRulesetFields, renderSeats, restoreChoices, rulesetSummary, scoringChoices, startingRuleset,
@@ -140,7 +140,11 @@ async function readPhoto(file) {
     }
     // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
     // server), Retry sends the same file again instead of making the player choose it again (issue 35).
-    if (!page.photoUrl || $("photo-image").src !== page.photoUrl) $("photo").hidden = true;
+    // a file that is no image leaves no broken-image icon behind (issue 50)
+    const shown = page.photoUrl && $("photo-image").src === page.photoUrl
+      && await $("photo-image").decode().then(() => true, () => false);
+    if (token !== page.photoToken) return;
+    if (!shown) $("photo").hidden = true;
     page.retryFile = worthRetrying(error) ? file : null;
     $("retry-photo").hidden = page.retryFile === null;
     setStatus(status, () => t("read_failed", { error: errorText(error) }), true);
@@ -159,6 +163,26 @@ function showWaiting() {
   page.waitingShot = true;
   $("retry-photo").hidden = false;
   setStatus($("photo-status"), () => t("kept_offline"), true);
+  retryKeptLater();
+}
+
+// While shots wait on this device, the page tries the server again this often: a server that was down (the
+// network never went, so no `online` comes) gets them as soon as it answers, without a reload (issue 50).
+const KEPT_RETRY_MS = 5000;
+const retryKeptLater = () => {
+  clearTimeout(page.keptTimer);
+  page.keptTimer = setTimeout(sendKept, KEPT_RETRY_MS);
+};
+
+/** Wherever the page goes (Back, Forward, another photo), shots still kept stay in sight with Try again: on
+ *  screen where no photo is shown, else counted under the photo's status. */
+async function keepKeptInSight() {
+  await showKeptShot();
+  const kept = await pending().catch(() => []);
+  page.keptNotes = page.keptNotes.filter(([key]) => key !== "kept_waiting");
+  if (kept.length && !page.waitingShot) page.keptNotes.push(["kept_waiting", kept.length]);
+  showKeptNotes();
+  if (kept.length) retryKeptLater();
 }
 
 /** The newest shot an earlier visit kept, on screen as waiting, where the address names no photo to show. */
@@ -173,6 +197,7 @@ async function showKeptShot() {
 /** Send the shots kept on this device while the server was unreachable. The page shows the reading of the last
  *  one sent where it was waiting on a kept shot or shows no photo; otherwise the readings are linked below. */
 async function sendKept() {
+  clearTimeout(page.keptTimer);
   if (page.waitingShot) setStatus($("photo-status"), () => t("kept_sending"));
   const report = await sendPending((blob, meta) => sendPhoto(new File([blob], meta.name, { type: blob.type })))
     .catch(() => null); // this device keeps nothing (IndexedDB off): there is nothing to send
@@ -200,6 +225,7 @@ async function sendKept() {
     ...(report.left && !page.waitingShot ? [["kept_waiting", report.left]] : []),
   ];
   showKeptNotes();
+  if (report.left) retryKeptLater();
 }
 
 
@@ -214,7 +240,7 @@ function showKeptNotes() {
   const words = {
     kept_sent: (id) => [t("kept_sent"), " ", Object.assign(document.createElement("a"), { href: photoAddress(id), textContent: t("kept_open") })],
     kept_refused: (error) => [t("kept_refused", { error: errorText(error) })],
-    kept_waiting: (n) => [t("kept_waiting", { n })],
+    kept_waiting: (n) => [t("kept_waiting", { n }), " ", button("", t("retry_photo"), sendKept)],
   };
   line.replaceChildren(...page.keptNotes.flatMap(([key, value], index) => [...(index ? [" "] : []), ...words[key](value)]));
   line.hidden = page.keptNotes.length === 0;
@@ -249,7 +275,16 @@ async function score(options = {}) {
   } catch (error) {
     showResult(() => renderResultError(errorText(error)));
     scoredHand(null);
+    pointAtFedBy(error);
   }
+}
+
+/** A refusal about who fed a kong points at the meld's own fed-by choice, the one place to say it. */
+function pointAtFedBy(error) {
+  const meld = /^hand\.melds\[(\d+)\]\.fed_by$/.exec(error.errors?.[0]?.detail?.field ?? "");
+  const control = meld && document.querySelectorAll("#melds .meld")[Number(meld[1])]?.querySelector(".fed-by");
+  control?.setAttribute("aria-invalid", "true");
+  control?.focus();
 }
 
 // A save in flight: Save stays disabled until it answers, so a double tap neither writes twice nor takes the
@@ -383,9 +418,8 @@ async function restore(id) {
     const saved = recognition.confirmation;
     if (saved) {
       restoreChoices(saved, page.rulesets);
-      const restored = () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
-      setStatus($("photo-status"), restored);
-      setStatus($("save-status"), restored);
+      // said once, by Save, where "saving again replaces it" is about (issue 50: it was said twice)
+      setStatus($("save-status"), () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() }));
     }
     const draft = readDraft(localStorage, id);
     if (draft) {
@@ -406,6 +440,7 @@ function leavePhoto() {
   resetPhoto(state);
   page.unsaved = false;
   page.retryFile = null;
+  page.waitingShot = false; // a kept shot is shown again where no other photo is (keepKeptInSight)
   $("retry-photo").hidden = true;
   $("photo").hidden = true;
   setBusy(false);
@@ -425,6 +460,7 @@ async function followAddress() {
     leavePhoto();
     render();
   }
+  await keepKeptInSight();
 }
 
 async function start() {
@@ -471,8 +507,8 @@ async function start() {
   });
   window.addEventListener("online", sendKept);
   await followAddress();
+  if (!page.shownPhoto) await keepKeptInSight(); // the shots an earlier visit kept, in sight
   render();
-  await showKeptShot();
   sendKept(); // shots kept by an earlier visit
   document.body.dataset.ready = "true"; // for tests: the page is wired
   keepForOffline();

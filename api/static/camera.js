@@ -4,15 +4,17 @@
 // one upload path (`onShot`). The camera is stopped when the mode is left or the page is hidden.
 import { $, setStatus } from "./dom.js";
 import { t } from "./i18n.js";
-import { frameStats, guide, lumaOf } from "./live/guide.js";
+import { detail, frameStats, guide, lumaOf } from "./live/guide.js";
 import { fitSize } from "./photo.js";
 import { scaleBoxes, shotRegion } from "./live/shot.js";
 
-const DETECT_SIDE = 1280; // px: the frame the localiser is given (it reads at 416: more only costs copying)
+// px: the frame the localiser is given (it reads at 416: more only costs copying), also the copy whose detail says
+// whether the view is blurred (issue 50: 1280 copied twice a frame cost the frame rate)
+const DETECT_SIDE = 640;
 
 const ADVICE = {
   steady: () => t("live_steady"), too_small: () => t("live_too_small"), dark: () => t("live_dark"),
-  blurred: () => t("live_blurred"), moving: () => t("live_moving"), none: () => t("live_none"),
+  blurred: () => t("live_blurred"), unsure: () => t("live_unsure"), moving: () => t("live_moving"), none: () => t("live_none"),
   cut: (seen) => t("live_cut", { n: seen.cut }),
 };
 
@@ -29,7 +31,7 @@ function loadGuide() {
  *  models'. */
 async function liveSettings(localiser) {
   const own = localiser.config.recogniser?.live;
-  if (own) return own;
+  if (own?.min_detail !== undefined) return own; // a version adapted before the detail measure: the shipped one's
   const response = await fetch("/v1/models/base/files/vision.json");
   if (!response.ok) throw new Error(`vision.json: HTTP ${response.status}`);
   return (await response.json()).recogniser.live;
@@ -69,14 +71,18 @@ async function look(current, video) {
   const { localiser, live } = current;
   if (!video.videoWidth || current.taking) return; // no frame yet
   const { width, height } = fitSize(video.videoWidth, video.videoHeight, DETECT_SIDE);
-  const found = await localiser.detect(pixels(video, width, height));
+  const frame = pixels(video, width, height);
+  const found = await localiser.detect(frame);
   if (!found || current.closed || current.taking) return;
   const { width: smallWidth, height: smallHeight } = fitSize(video.videoWidth, video.videoHeight, live.sharpness_width);
   const stats = frameStats(lumaOf(pixels(video, smallWidth, smallHeight)));
+  stats.detail = detail(lumaOf(frame));
   const now = performance.now();
   current.frames = [...current.frames.filter((frame) => frame.t >= now - 2 * live.steady_ms) /* the guide looks back steady_ms */,
     { t: now, boxes: found.boxes, width, height, ...stats, scale: current.fullWidth / width }];
   const seen = guide(current.frames, live);
+  current.seen = seen;
+  performance.mark("fanshot-frame-analysed"); // the viewfinder's frame rate, for BENCHMARKS.md
   drawBoxes(found.boxes, width, height, seen);
   say(seen);
   if (seen.ready) takeShot(current);
@@ -120,16 +126,18 @@ async function tilesIn(localiser, bitmap) {
 }
 
 /** The shot of a full-resolution frame as a JPEG: the tiles' region at the side the server reads at; with no
- *  localiser loaded, the whole frame (the upload shrinks it as it does a chosen photo). */
-export async function shotOf(bitmap, localiser, live) {
-  const region = localiser ? shotRegion(await tilesIn(localiser, bitmap), bitmap.width, bitmap.height, live)
+ *  localiser loaded, or `whole` (the guide not satisfied: a crop round the few tiles found would lose the rest),
+ *  the whole frame (the upload shrinks it as it does a chosen photo). */
+export async function shotOf(bitmap, localiser, live, whole = false) {
+  const region = localiser && !whole ? shotRegion(await tilesIn(localiser, bitmap), bitmap.width, bitmap.height, live)
     : { x: 0, y: 0, width: bitmap.width, height: bitmap.height, outWidth: bitmap.width, outHeight: bitmap.height };
   const canvas = new OffscreenCanvas(region.outWidth, region.outHeight);
   canvas.getContext("2d").drawImage(bitmap, region.x, region.y, region.width, region.height, 0, 0, region.outWidth, region.outHeight);
   return canvas.convertToBlob({ type: "image/jpeg", quality: 0.9 });
 }
 
-/** Take the shot, once, and hand it to the page's upload; the camera mode closes. */
+/** Take the shot, once, and hand it to the page's upload; the camera mode closes. Taken while the guide is not
+ *  satisfied (the shutter), the shot is the whole frame. */
 async function takeShot(current) {
   if (current.taking) return;
   current.taking = true;
@@ -137,7 +145,7 @@ async function takeShot(current) {
   setStatus($("camera-advice"), () => t("live_taking"));
   try {
     const bitmap = await fullFrame(current);
-    const blob = await shotOf(bitmap, current.localiser, current.live);
+    const blob = await shotOf(bitmap, current.localiser, current.live, current.seen?.state !== "steady");
     bitmap.close();
     closeCamera();
     current.onShot(new File([blob], "camera.jpg", { type: "image/jpeg" }));
@@ -179,7 +187,7 @@ async function openCamera(onShot) {
     $("photo-button").focus();
     return;
   }
-  const current = { ...opened, onShot, frames: [], taking: false, closed: false, localiser: null, live: null };
+  const current = { ...opened, onShot, frames: [], taking: false, closed: false, localiser: null, live: null, seen: null };
   session = current;
   const video = $("camera-video");
   video.srcObject = opened.stream;

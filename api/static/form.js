@@ -17,7 +17,7 @@ export function contextRequest() {
   if (win === "discard") context.discarder = $("discarder").value;
   const special = [...document.querySelectorAll("input[name=special]:checked")].map((box) => box.value);
   if (special.length) context.special = special;
-  for (const key of ["liable", "kong_fed_by"]) if ($(key).value) context[key] = $(key).value;
+  if ($("liable").value) context.liable = $("liable").value; // who fed a kong: its meld's own choice, the one place
   for (const key of ["ghosts", "horses"]) {
     if (!$(`${key}-field`).hidden && $(key).value.trim()) context[key] = $(key).value.trim();
   }
@@ -50,9 +50,10 @@ export function restoreChoices({ ruleset, options, context }, rulesets) {
   $("ghost-mode").value = options?.ghosts ?? "";
   if (context) {
     for (const radio of document.querySelectorAll("input[name=win]")) radio.checked = radio.value === (context.win ?? "self_draw");
-    for (const key of ["seat_wind", "prevalent_wind", "discarder", "liable", "kong_fed_by"]) {
+    for (const key of ["seat_wind", "prevalent_wind", "discarder", "liable"]) {
       if (context[key] !== undefined) $(key).value = context[key];
     }
+    keepDiscarderApart();
     for (const box of document.querySelectorAll("input[name=special]")) box.checked = (context.special ?? []).includes(box.value);
     for (const key of ["ghosts", "horses"]) $(key).value = context[key] ?? "";
     for (const key of STAKES) if (context.stake?.[key] !== undefined) $(`stake-${key}`).value = context.stake[key];
@@ -91,19 +92,22 @@ export function renderRulesetFields(rulesets) {
   if (!options.multi_win) multiWin.checked = false;
 }
 
+/** Nobody wins on their own discard: the winner's seat is not offered as the discarder (issue 50). */
+function keepDiscarderApart() {
+  for (const option of $("discarder").options) option.disabled = option.value === $("seat_wind").value;
+  if ($("discarder").value === $("seat_wind").value) $("discarder").value = SEATS.find((seat) => seat !== $("seat_wind").value);
+}
+
 export function renderSeats() {
   for (const select of document.querySelectorAll("select.seat")) seatOptions(select, select.classList.contains("optional"));
   for (const select of document.querySelectorAll("select.wind")) seatOptions(select, false, { wind: true });
+  keepDiscarderApart();
 }
 
 /** Wire the form; `onChange()` after any change of it. */
 export function wireForm(onChange) {
   renderSeats();
-  const keepDiscarderApart = () => { // nobody wins on their own discard
-    if ($("discarder").value === $("seat_wind").value) $("discarder").value = SEATS.find((seat) => seat !== $("seat_wind").value);
-  };
   $("seat_wind").addEventListener("change", keepDiscarderApart);
-  keepDiscarderApart();
   for (const radio of document.querySelectorAll("input[name=win]")) {
     radio.addEventListener("change", () => { $("discarder-field").hidden = radio.value !== "discard" || !radio.checked; });
   }

@@ -4,6 +4,7 @@
 import { call, callTagged, qrOf } from "./api.js";
 import { $, button, cell, setStatus } from "./dom.js";
 import { errorText, t } from "./i18n.js";
+import { paysKongs, readKongs, showKongs } from "./kongs.js";
 import { SEATS, faceOf, seatName, tileName } from "./tiles.js";
 
 const GAME_PARAM = "game";
@@ -32,8 +33,8 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
   if (sameDiscard) {
     const wins = last.wins.map(({ winner, request: asked, recognition_id }) =>
       ({ winner, request: asked, ...(recognition_id && { recognition_id }) }));
-    return { method: "PUT", url: `/v1/games/${game.id}/hands/${last.n}`,
-      body: { kind: "win", discarder: last.discarder, wins: [...wins, win] } };
+    return { method: "PUT", url: `/v1/games/${game.id}/hands/${last.id}`,
+      body: { kind: "win", discarder: last.discarder, wins: [...wins, win], ...(last.kongs && { kongs: last.kongs }) } };
   }
   const discarder = context.win === "discard" ? playerAt(seatWinds, context.discarder) : null;
   return { method: "POST", url: `/v1/games/${game.id}/hands`, body: { kind: "win", discarder, wins: [win] } };
@@ -41,9 +42,10 @@ export function handChange(game, request, { sameDiscard = false, recognitionId =
 
 /** What replaces played `hand` after the editor's choices: a draw, or a win by `winners` (a player per win) on
  *  `discarder`'s discard (null: self-drawn), each win's hand as recorded or, with `scored`, the hand scored on the
- *  page (one win). The hand's other players' kongs stay. */
-export function editedHand(hand, { kind, winners, discarder, scored = null, recognitionId = null }) {
-  const kongs = hand.kongs ? { kongs: hand.kongs } : {};
+ *  page (one win); `kongs`: the other players' kongs (null: the hand's stay as they are). */
+export function editedHand(hand, { kind, winners, discarder, scored = null, recognitionId = null, kongs: chosen = null }) {
+  const list = chosen ?? hand.kongs ?? [];
+  const kongs = list.length ? { kongs: list } : {};
   if (kind === "draw") return { kind: "draw", ...kongs };
   const photo = (id) => (id ? { recognition_id: id } : {});
   const wins = scored ? [{ winner: winners[0], request: winRequest(scored), ...photo(recognitionId) }]
@@ -53,6 +55,21 @@ export function editedHand(hand, { kind, winners, discarder, scored = null, reco
 
 /** The If-Match of a change to `game` as this page last saw it: another phone's change meanwhile is a 412. */
 const asRead = (game) => ({ "if-match": `"${game.version}"` });
+
+/** A hand as recorded, without what the replay derives: two copies of one hand are equal. */
+export const recorded = (hand) => JSON.stringify({ kind: hand.kind, discarder: hand.discarder ?? null,
+  wins: (hand.wins ?? []).map(({ winner, request, recognition_id }) => ({ winner, hand: request.hand, recognition_id })),
+  kongs: hand.kongs ?? [] });
+
+/** The hand of `game`, other than those in `known` (ids), that records the same tiles as `win` (one win of a hand
+ *  about to be added): another phone has just added it. Not the winner: once that hand is in, the seats have
+ *  moved on, so the same seat names another player. */
+export function alreadyThere(game, win, known = new Set()) {
+  const same = (other) => JSON.stringify(other.request.hand) === JSON.stringify(win.request.hand);
+  return game.hands.find((hand) => !known.has(hand.id) && hand.kind === "win" && hand.wins.some(same)) ?? null;
+}
+
+const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 
 /** One line per hand, in the page's language: "Bo 3 fan on Cai's discard", "Ann 1 fan self-draw", "Draw". */
 export function describeHand(game, hand) {
@@ -65,10 +82,15 @@ export function describeHand(game, hand) {
   return hand.discarder === null ? t("game_self_draw", { wins }) : t("game_on_discard", { wins, name: name(hand.discarder) });
 }
 
+/** A hand's kong money, apart from its win money: "Kongs: Ann -2, Bo +6, …" (null without kongs). */
+export function kongMoney(game, hand) {
+  if (!hand.kong_payments?.some((amount) => amount !== 0)) return null;
+  const list = hand.kong_payments.flatMap((amount, i) => (amount ? [`${game.players[i].name} ${signed(amount)}`] : []));
+  return t("game_kong_money", { list: list.join(t("game_and")) });
+}
+
 /** A seat's wind as the character on its tile (the served vocabulary's). */
 const windFace = (wind) => faceOf(wind)[0];
-
-const signed = (amount) => `${amount > 0 ? "+" : ""}${amount}`;
 
 function renderSheet(game) {
   const players = game.players;
@@ -95,6 +117,8 @@ function renderSheet(game) {
       line.addEventListener("click", (event) => event.target.closest("button") || openEditor(game, hand));
     }
     const text = cell("td", describeHand(game, hand));
+    const kongs = kongMoney(game, hand);
+    if (kongs) text.append(cell("span", kongs, { className: "kong-money" }));
     text.colSpan = players.length + 1;
     detail.append(text);
     return [row, detail];
@@ -151,7 +175,11 @@ function clearForm() {
 
 function show(game) {
   if (view.game && game.id === view.game.id && game.version < view.game.version) return; // an older copy
+  const fresh = view.game?.id !== game.id;
   view.game = game;
+  if (fresh) showKongs($("next-kongs"), $("next-kong-add"), game);
+  offerKongs(game);
+  followEditor(game);
   if ($("ruleset").value !== game.ruleset) { // score every hand under the game's rule set
     $("ruleset").value = game.ruleset;
     $("ruleset").dispatchEvent(new Event("change"));
@@ -214,30 +242,31 @@ function leave() {
   clearForm();
 }
 
-/** `done(answer, game)` words what was done, in the language of the moment; `headers` go with the request. */
-async function change(method, url, body, done, headers = {}) {
+/** Send a change of the game as this page shows it (If-Match: the game's version shown); `done(answer, game)`
+ *  words what was done, in the language of the moment. "done", "stale" (another phone changed the game meanwhile:
+ *  it is shown as it is now) or "failed". */
+async function change(method, url, body, done) {
   try {
-    const { data: answer } = await callTagged(method, url, body, headers);
+    const { data: answer } = await callTagged(method, url, body, asRead(view.game));
     const game = view.game;
     say(() => done(answer, game));
     show(await call("GET", `/v1/games/${view.game.id}`)); // at once, whatever the event stream is doing
-    return true;
+    return "done";
   } catch (error) {
     if (error.status === 412) { // changed on another phone since this one showed it: show it as it is now
       say(() => t("game_changed_meanwhile"), true);
-      show(await call("GET", `/v1/games/${view.game.id}`).catch(() => view.game));
-    } else {
-      failed("game_not_recorded", error);
+      show(error.data?.game ?? await call("GET", `/v1/games/${view.game.id}`).catch(() => view.game));
+      return "stale";
     }
-    return false;
+    failed("game_not_recorded", error);
+    return "failed";
   }
 }
 
 /** Take hand `hand` out of the game once the player confirms: every phone at the table sees it go. */
 function removeHand(game, hand) {
   if (!window.confirm(t("game_delete_confirm", { n: hand.n, hand: describeHand(game, hand) }))) return;
-  change("DELETE", `/v1/games/${game.id}/hands/${hand.n}`, undefined, () => t("game_hand_undone", { n: hand.n }),
-    asRead(game));
+  change("DELETE", `/v1/games/${game.id}/hands/${hand.id}`, undefined, () => t("game_hand_undone", { n: hand.n }));
 }
 
 const editing = { game: null, hand: null };
@@ -284,8 +313,40 @@ function openEditor(game, hand) {
   $("edit-discarder").value = hand.discarder === null || hand.discarder === undefined ? "" : String(hand.discarder);
   $("edit-scored-field").hidden = !view.scored || hand.wins?.length > 1;
   $("edit-use-scored").checked = false;
+  showKongs($("edit-kongs"), $("edit-kong-add"), game, hand.kongs ?? []);
   fitEditor();
-  $("hand-editor").showModal();
+  if (!$("hand-editor").open) $("hand-editor").showModal();
+}
+
+/** The kong controls, only where the game's rule set pays kongs apart from the win (its data says so). */
+async function offerKongs(game) {
+  const pays = await paysKongs(game.ruleset);
+  for (const id of ["next-kongs-field", "edit-kongs-field"]) $(id).hidden = !pays;
+}
+
+/** The kongs chosen for the next hand, as a hand's field; cleared once the hand is recorded. */
+const nextKongs = () => {
+  const kongs = $("next-kongs-field").hidden ? [] : readKongs($("next-kongs"));
+  return kongs.length ? { kongs } : {};
+};
+const clearNextKongs = () => showKongs($("next-kongs"), $("next-kong-add"), view.game);
+
+/** An open editor follows the game (another phone's change of another hand moves nothing here); when another
+ *  phone changed or removed this very hand, the editor shows that hand as it is now and says so. */
+function followEditor(game) {
+  if (!$("hand-editor").open || !editing.hand) return;
+  const now = game.hands.find((hand) => hand.id === editing.hand.id);
+  if (!now) {
+    editing.game = game;
+    $("edit-save").disabled = true;
+    $("edit-hint").textContent = t("edit_hand_gone");
+  } else if (recorded(now) !== recorded(editing.hand)) {
+    openEditor(game, now);
+    $("edit-hint").textContent = t("edit_hand_changed");
+  } else {
+    Object.assign(editing, { game, hand: now });
+    $("hand-editor-title").textContent = t("edit_hand_title", { n: now.n, hand: describeHand(game, now) });
+  }
 }
 
 function useScored() {
@@ -309,10 +370,16 @@ async function saveEdit() {
     winners: [...$("edit-winners").querySelectorAll("select")].map((select) => Number(select.value)),
     discarder: discarder === "" ? null : Number(discarder),
     scored: scored?.request, recognitionId: scored?.recognitionId,
+    kongs: $("edit-kongs-field").hidden ? null : readKongs($("edit-kongs")),
   });
-  $("hand-editor").close();
-  await change("PUT", `/v1/games/${game.id}/hands/${hand.n}`, body,
-    (played, shown) => t("game_hand_edited", { n: played.n, hand: describeHand(shown, played) }), asRead(game));
+  const edited = (played, shown) => t("game_hand_edited", { n: played.n, hand: describeHand(shown, played) });
+  // refused only when this hand changed: a change elsewhere in the game meanwhile is sent again on the game now
+  const unchanged = () => view.game.hands.some((now) => now.id === hand.id && recorded(now) === recorded(hand));
+  for (let tries = 0; tries < 3 && unchanged(); tries++) {
+    const outcome = await change("PUT", `/v1/games/${game.id}/hands/${hand.id}`, body, edited);
+    if (outcome === "done") $("hand-editor").close();
+    if (outcome !== "stale") return;
+  }
 }
 
 async function start(stake) {
@@ -327,16 +394,59 @@ async function start(stake) {
   }
 }
 
+/** Add the hand scored on the page; when it is already in the game (another phone has just added it), show it
+ *  and ask before adding a second. */
 async function addScored() {
   const { request, recognitionId } = view.scored;
-  const { method, url, body } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
+  const asked = new Set(); // hands already shown to the player as "already there"
   $("add-to-game").disabled = true; // one tap, one hand
-  if (await change(method, url, body, (hand, game) => t("game_hand_added", { n: hand.n, hand: describeHand(game, hand) }))) {
-    $("same-discard").checked = false;
-    scoredHand(null);
-    fillForm(view.game);
+  for (let tries = 0; tries < 3; tries++) {
+    const { method, url, body: hand } = handChange(view.game, request, { sameDiscard: sameDiscardChosen(), recognitionId });
+    const body = method === "POST" ? { ...hand, ...nextKongs() } : hand;
+    const there = method === "POST" ? alreadyThere(view.game, body.wins[0], asked) : null;
+    if (there) {
+      asked.add(there.id);
+      highlight(there);
+      if (!window.confirm(t("game_already_there", { n: there.n, hand: describeHand(view.game, there) }))) {
+        say(() => t("game_not_added_twice", { n: there.n }));
+        break;
+      }
+    }
+    const outcome = await change(method, url, body, (hand, game) => t("game_hand_added", { n: hand.n, hand: describeHand(game, hand) }));
+    if (outcome === "done") {
+      clearNextKongs();
+      $("same-discard").checked = false;
+      scoredHand(null);
+      fillForm(view.game);
+      return;
+    }
+    if (outcome === "failed" || !alreadyThere(view.game, body.wins[0], asked)) break;
+  }
+  $("add-to-game").disabled = false;
+}
+
+/** Point at a hand of the sheet: scrolled into view and marked. */
+function highlight(hand) {
+  const row = document.querySelector(`#scoresheet-body tr[data-hand="${hand.n}"]`);
+  row?.scrollIntoView({ block: "nearest" });
+  row?.classList.add("already");
+}
+
+/** Record a draw; when another phone changed the game meanwhile with a draw, show it and ask before a second. */
+async function addDraw() {
+  const known = new Set(view.game.hands.map((hand) => hand.id));
+  const drawn = (hand) => t("game_hand_draw", { n: hand.n });
+  const body = { kind: "draw", ...nextKongs() };
+  const outcome = await change("POST", `/v1/games/${view.game.id}/hands`, body, drawn);
+  if (outcome === "done") clearNextKongs();
+  if (outcome !== "stale") return;
+  const there = view.game.hands.find((hand) => !known.has(hand.id) && hand.kind === "draw");
+  if (!there) return;
+  highlight(there);
+  if (window.confirm(t("game_already_there", { n: there.n, hand: describeHand(view.game, there) }))) {
+    if (await change("POST", `/v1/games/${view.game.id}/hands`, body, drawn) === "done") clearNextKongs();
   } else {
-    $("add-to-game").disabled = false;
+    say(() => t("game_not_added_twice", { n: there.n }));
   }
 }
 
@@ -375,8 +485,7 @@ export function scoredHand(request, recognitionId = null) {
 export function wireGame({ stake }) {
   $("start-game").addEventListener("click", () => start(stake));
   $("add-to-game").addEventListener("click", addScored);
-  $("record-draw").addEventListener("click", () =>
-    change("POST", `/v1/games/${view.game.id}/hands`, { kind: "draw" }, (hand) => t("game_hand_draw", { n: hand.n })));
+  $("record-draw").addEventListener("click", addDraw);
   $("undo-hand").addEventListener("click", () => removeHand(view.game, view.game.hands.at(-1)));
   for (const radio of document.querySelectorAll("input[name=edit-kind]")) radio.addEventListener("change", fitEditor);
   $("edit-use-scored").addEventListener("change", useScored);

@@ -9,6 +9,7 @@ import { applySuggestion, dissolveMeld, isApplied, isLow, state, tileCount } fro
 import { allCodes, buttonName, tileFace, tileName } from "./tiles.js";
 
 const MELD_KINDS = ["chow", "pung", "kong", "kong_added", "kong_concealed"];
+const LIKELY = 0.5; // a suggestion's probability is shown from here up
 
 /** `actions`: onTile(id) when a tile is tapped, onAdd(group) for a group's + button, onChange() after an edit;
  *  `rules`: the rule set's options (a rule set without chows greys the chow out). */
@@ -76,8 +77,10 @@ function renderMelds(actions, rules) {
       const seats = document.createElement("select");
       seatOptions(seats, true);
       seats.options[0].text = `${t("fed_by")} —`;
-      head.append(select(t("fed_by_aria"), [...seats.options].map((option) => [option.value, option.text]), meld.fed_by,
-        (seat) => { meld.fed_by = seat; actions.onChange(); }));
+      const fedBy = select(t("fed_by_aria"), [...seats.options].map((option) => [option.value, option.text]), meld.fed_by,
+        (seat) => { meld.fed_by = seat; actions.onChange(); });
+      fedBy.classList.add("fed-by"); // the one place to say who fed a kong: a refusal about it points here
+      head.append(fedBy);
     }
     const codes = meld.tiles.map((id) => state.tiles.get(id).code);
     if (meld.kind === "kong_concealed" && codes.length && codes.every((code) => code === "back")) {
@@ -105,8 +108,15 @@ function renderSuggestions(actions) {
   $("suggestions").replaceChildren(...suggestions.map((suggestion) => {
     const item = document.createElement("li");
     const ids = suggestion.changes.map((change) => change.tile);
-    const text = describeSuggestion(suggestion) + (suggestion.p === undefined ? "" : ` (${t("suggestion_p", { p: Math.round(100 * suggestion.p) })})`);
-    const apply = button("", t("apply"), () => { applySuggestion(state, suggestion); actions.onChange(); });
+    // a fix no likelier than not is offered without a figure: "(likely 3%)" read as a recommendation (issue 50)
+    const likely = suggestion.p !== undefined && suggestion.p >= LIKELY;
+    const text = describeSuggestion(suggestion) + (likely ? ` (${t("suggestion_p", { p: Math.round(100 * suggestion.p) })})` : "");
+    const apply = button("", t("apply"), () => {
+      applySuggestion(state, suggestion);
+      actions.onChange();
+      // the button went with the fix: focus stays in the list (the next fix), else moves on to Score
+      ($("suggestions").querySelector("button") ?? $("score-button")).focus();
+    });
     apply.setAttribute("aria-label", `${t("apply")}: ${text}`);
     for (const [event, lit] of [["pointerenter", ids], ["focus", ids], ["pointerleave", all], ["blur", all]]) {
       item.addEventListener(event, () => highlightBoxes(lit), true);

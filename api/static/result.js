@@ -32,7 +32,7 @@ export function renderResult(result, seat) {
   const rows = result.fans.map((item) => `<tr class="fan"><td>${escapeHtml(localName(item))}</td>` +
     `<td>${isFixed(item) ? t("fixed_points", { n: item.fan }) : `${item.fan} ${t("fan")}`}</td></tr>`).join("");
   const seatList = (amounts, className) => `<ul class="${className}">${Object.entries(amounts).map(([s, amount]) =>
-    `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatWithPlayer(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
+    `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatWithPlayer(s))}</span> <b>${signed(amount)}</b></li>`).join("")}</ul>`;
   const kongs = Object.keys(result.kong_payments ?? {}).length
     ? `<h3>${t("kong_payments")}</h3>${seatList(kongTransfers(result.kong_payments, seat), "kong-payments")}` : "";
   const horses = result.horses ? '<p class="horses"></p>' : "";

@@ -39,6 +39,7 @@ export const page = {
   retryFile: null, // the photo whose upload failed for a reason trying again may cure
   waitingShot: false, // the page shows a shot kept on this device until the server is back (outbox.js)
   keptNotes: [], // what the last sending of kept shots has to say: [phrase key, its value]
+  keptTimer: null, // the next try of the kept shots while the server does not answer (issue 50)
 };
 
 const HAND_KEYS = ["concealed", "flowers", "melds", "loose", "winning"];

@@ -117,11 +117,68 @@ def test_any_hand_can_be_deleted_after_a_question_and_the_later_ones_are_counted
     ann, _ = phones
     expect = sync_api.expect
     start_game(ann, server)
-    for _ in range(3):
+    for n in range(1, 4):  # each once the last is in: a tap on the game as it was is asked about (issue 50)
         ann.locator("#record-draw").click()
-    expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(3)
+        expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(n)
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.get_by_role("button", name="Delete hand 2").click()
     expect(ann.locator("#scoresheet-body tr[data-hand]")).to_have_count(2)
     expect(ann.locator("#game-status")).to_have_text("Hand 2 undone.")
     expect(ann.locator("#scoresheet-body tr[data-hand] th")).to_have_text(["1✕", "2✕"])  # renumbered
+
+
+def score_bo_self_draw(page) -> None:
+    """Read the real photo, apply its suggestion and score it as Bo's self-draw (2 fan)."""
+    page.set_input_files("#photo-input", real_photo())
+    page.locator("#suggestions button", has_text="Apply").click()
+    sync_api.expect(page.locator("#hand-summary")).to_contain_text("123m456p789s11122z")
+    page.select_option("#seat_wind", "2z")
+    page.locator("#score-button").click()
+    sync_api.expect(page.locator("#fan-total")).to_have_text("2")
+
+
+def test_a_second_phone_adding_the_same_hand_is_shown_it_and_asked_first(server, phones):  # noqa: F811
+    # issue 50: two phones recording the same hand gave two hands (10/10)
+    ann, bo = phones
+    expect = sync_api.expect
+    start_game(ann, server)
+    bo.goto(ann.locator("#share-game").get_attribute("href"))
+    expect(bo.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    for page in (ann, bo):
+        score_bo_self_draw(page)
+    ann.locator("#add-to-game").click()
+    expect(ann.locator("#game-status")).to_contain_text("Hand 1 added: Bo 2 fan self-draw")
+    asked = []
+    bo.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    bo.locator("#add-to-game").click()
+    expect(bo.locator("#game-status")).to_have_text("Not added again: hand 1 is already there.")
+    assert asked == ["Hand 1 is already there: Bo 2 fan self-draw. Another phone has just added it. "
+                     "Add a second hand?"]
+    expect(bo.locator("#scoresheet-body tr.already")).to_have_count(1)
+    expect(ann.locator("#scoresheet-body tr.detail")).to_have_count(1)
+    bo.once("dialog", lambda dialog: dialog.accept())  # "yes": it really was the same hand twice
+    bo.locator("#add-to-game").click()
+    expect(ann.locator("#scoresheet-body tr.detail")).to_have_count(2)
+
+
+def test_a_phone_that_has_not_seen_the_other_s_hand_yet_is_asked_too(server, phones):  # noqa: F811
+    # the same race before the event stream brings the other phone's hand: a 412, then the question
+    ann, bo = phones
+    expect = sync_api.expect
+    start_game(ann, server)
+    bo.route("**/events", lambda route: None)  # Bo's phone hears no change: its event stream hangs
+    bo.goto(ann.locator("#share-game").get_attribute("href"))
+    expect(bo.locator("#game-title")).to_have_text("东 East round · hand 1 · Ann deals")
+    score_bo_self_draw(bo)
+    score_bo_self_draw(ann)
+    ann.locator("#add-to-game").click()
+    expect(ann.locator("#game-status")).to_contain_text("Hand 1 added")
+    writes = []
+    bo.on("request", lambda request: request.method in ("POST", "PUT", "DELETE") and "/hands" in request.url
+          and writes.append(request.headers.get("if-match")))
+    asked = []
+    bo.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    bo.locator("#add-to-game").click()
+    expect(bo.locator("#game-status")).to_have_text("Not added again: hand 1 is already there.")
+    assert len(asked) == 1 and writes == ['"1"']  # sent with the game as Bo's phone showed it: refused, 412
+    expect(bo.locator("#scoresheet-body tr.detail")).to_have_text(["Bo 2 fan self-draw"])

@@ -50,6 +50,16 @@ def add(client, game_id: str, hand: dict) -> dict:
     return response.json()
 
 
+def as_read(client, game_id: str) -> dict:
+    """The If-Match of a change to the game as it is now."""
+    return {"if-match": client.get(f"/v1/games/{game_id}").headers["etag"]}
+
+
+def hand_url(client, game_id: str, n: int) -> str:
+    """The address of the game's hand n (counting from 1), by its id."""
+    return f"/v1/games/{game_id}/hands/{client.get(f'/v1/games/{game_id}').json()['hands'][n - 1]['id']}"
+
+
 def test_a_new_game_starts_east_with_the_first_player_dealing(client):
     game = new_game(client, ruleset="qianggang", stake={"chicken": 3, "kong": 2, "flower": 1})
     assert (game["ruleset"], game["dealer"], game["prevalent_wind"], game["hands"]) == ("qianggang", 0, "1z", [])
@@ -72,7 +82,8 @@ def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(clien
     assert [p["total"] for p in game["players"]] == [-4, 10, -16, 2]  # money: 2 x points, less 1 a hand
     assert sum(p["total"] + p["fees"] for p in game["players"]) == 0
 
-    edited = client.put(f"/v1/games/{game_id}/hands/1", json=self_draw(0))  # now the dealer won hand 1
+    edited = client.put(hand_url(client, game_id, 1), json=self_draw(0),  # now the dealer won hand 1
+                        headers=as_read(client, game_id))
     assert edited.status_code == 200, edited.text
     assert edited.json()["points"] == [6, -2, -2, -2]
     game = client.get(f"/v1/games/{game_id}").json()
@@ -80,7 +91,7 @@ def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(clien
     assert [h["dealer"] for h in game["hands"]] == [0, 0, 0]
     assert game["dealer"] == 0
 
-    after_delete = client.delete(f"/v1/games/{game_id}/hands/1")
+    after_delete = client.delete(hand_url(client, game_id, 1), headers=as_read(client, game_id))
     assert after_delete.status_code == 200
     game = after_delete.json()
     assert [h["n"] for h in game["hands"]] == [1, 2] and [h["kind"] for h in game["hands"]] == ["win", "draw"]
@@ -89,25 +100,111 @@ def test_hands_move_the_deal_and_an_edit_or_delete_recomputes_what_follows(clien
 
 
 def test_an_edit_or_delete_with_the_etag_read_is_refused_once_another_phone_changed_the_game(client):
-    # issue 35 item 7: a hand is named by its number, which another phone's delete changes
+    # issue 35 item 7, issue 50: a stale If-Match is a 412 that carries the game as it is now
     game_id = new_game(client)["id"]
     add(client, game_id, DRAW)
     add(client, game_id, self_draw(1))
     read = client.get(f"/v1/games/{game_id}")
     etag = read.headers["etag"]
     assert etag == f'"{read.json()["version"]}"'
-    deleted = client.delete(f"/v1/games/{game_id}/hands/1", headers={"if-match": etag})  # another phone
+    first, second = (hand["id"] for hand in read.json()["hands"])
+    deleted = client.delete(f"/v1/games/{game_id}/hands/{first}", headers={"if-match": etag})  # another phone
     assert deleted.status_code == 200 and deleted.headers["etag"] == f'"{deleted.json()["version"]}"'
-    # this phone meant hand 2 (the win), which is hand 1 now: refused, nothing changed
     for method in ("PUT", "DELETE"):
-        refused = client.request(method, f"/v1/games/{game_id}/hands/1", headers={"if-match": etag},
+        refused = client.request(method, f"/v1/games/{game_id}/hands/{second}", headers={"if-match": etag},
                                  json=DRAW if method == "PUT" else None)
         assert refused.status_code == 412, refused.text
         assert refused.json()["errors"][0]["code"] == "precondition_failed"
+        assert refused.json()["game"] == deleted.json() and refused.headers["etag"] == deleted.headers["etag"]
     assert client.get(f"/v1/games/{game_id}").json() == deleted.json()
-    edited = client.put(f"/v1/games/{game_id}/hands/1", json=DRAW, headers={"if-match": deleted.headers["etag"]})
-    assert edited.status_code == 200 and edited.json()["kind"] == "draw"
-    assert client.put(f"/v1/games/{game_id}/hands/1", json=DRAW).status_code == 200  # no If-Match: no check
+    edited = client.put(f"/v1/games/{game_id}/hands/{second}", json=DRAW, headers={"if-match": deleted.headers["etag"]})
+    assert edited.status_code == 200 and (edited.json()["kind"], edited.json()["id"]) == ("draw", second)
+
+
+def test_hands_have_ids_that_are_never_reused_and_numbers_are_refused_with_the_fix(client):
+    # issue 50: hands were addressed by position, which shifts when an earlier hand is deleted
+    game_id = new_game(client)["id"]
+    ids = [add(client, game_id, DRAW)["id"] for _ in range(3)]
+    assert len(set(ids)) == 3 and all(isinstance(hand_id, str) for hand_id in ids)
+    client.delete(f"/v1/games/{game_id}/hands/{ids[2]}", headers=as_read(client, game_id))
+    again = add(client, game_id, DRAW)
+    assert again["id"] not in ids and again["n"] == 3
+    assert client.get(f"/v1/games/{game_id}/hands/{ids[1]}").json()["n"] == 2
+    for method in ("GET", "PUT", "DELETE"):
+        refused = client.request(method, f"/v1/games/{game_id}/hands/2", headers=as_read(client, game_id),
+                                 json=DRAW if method == "PUT" else None)
+        assert refused.status_code == 404, refused.text
+        error = refused.json()["errors"][0]
+        assert error["code"] == "hand_by_number" and "hands[1].id" in error["message"]
+
+
+def test_two_clients_recording_the_same_hand_record_it_once(client):
+    # issue 50: two phones recording the same hand gave two hands (10/10)
+    game_id = new_game(client)["id"]
+    for _ in range(10):
+        etag = as_read(client, game_id)  # both phones show the game as it is
+        first = client.post(f"/v1/games/{game_id}/hands", json=self_draw(1), headers=etag)
+        second = client.post(f"/v1/games/{game_id}/hands", json=self_draw(1), headers=etag)
+        assert first.status_code == 201, first.text
+        assert second.status_code == 412, second.text
+        assert second.json()["game"]["hands"][-1]["id"] == first.json()["id"]  # what the second phone shows
+    assert len(client.get(f"/v1/games/{game_id}").json()["hands"]) == 10
+
+
+def test_a_put_of_hand_2_racing_a_delete_of_hand_1_changes_the_right_hand(client):
+    # issue 50: the PUT replaced the wrong hand (10/10), because the numbers shift
+    game_id = new_game(client)["id"]
+    add(client, game_id, DRAW)
+    second = add(client, game_id, self_draw(1))["id"]
+    first = client.get(f"/v1/games/{game_id}").json()["hands"][0]["id"]
+    etag = as_read(client, game_id)
+    assert client.delete(f"/v1/games/{game_id}/hands/{first}", headers=etag).status_code == 200
+    stale = client.put(f"/v1/games/{game_id}/hands/{second}", json=self_draw(2), headers=etag)
+    assert stale.status_code == 412
+    # the editor sees its own hand unchanged in the 412's game, and sends again
+    assert [hand["id"] for hand in stale.json()["game"]["hands"]] == [second]
+    retried = client.put(f"/v1/games/{game_id}/hands/{second}", json=self_draw(2),
+                         headers={"if-match": stale.headers["etag"]})
+    assert retried.status_code == 200
+    hands = client.get(f"/v1/games/{game_id}").json()["hands"]
+    assert [(hand["id"], hand["wins"][0]["winner"]) for hand in hands] == [(second, 2)]
+
+
+def test_threads_racing_on_one_game_lose_or_double_nothing(client):
+    # the same race on threads: each client reads, then writes with what it read, until its change lands
+    game_id = new_game(client)["id"]
+    barrier = threading.Barrier(4)
+
+    def record(winner: int) -> None:
+        barrier.wait()
+        while True:
+            sent = client.post(f"/v1/games/{game_id}/hands", json=self_draw(winner), headers=as_read(client, game_id))
+            if sent.status_code == 201:
+                return
+            assert sent.status_code == 412
+
+    threads = [threading.Thread(target=record, args=(winner,)) for winner in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    hands = client.get(f"/v1/games/{game_id}").json()["hands"]
+    assert sorted(hand["wins"][0]["winner"] for hand in hands) == [0, 1, 2, 3]
+    assert len({hand["id"] for hand in hands}) == 4
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE"])
+def test_an_edit_or_delete_without_if_match_is_refused_with_the_fix(client, method):
+    # issue 50: 20 PUTs without If-Match: 19 were silently overwritten
+    game_id = new_game(client)["id"]
+    hand_id = add(client, game_id, self_draw(1))["id"]
+    before = client.get(f"/v1/games/{game_id}").json()
+    for _ in range(20):
+        refused = client.request(method, f"/v1/games/{game_id}/hands/{hand_id}", json=DRAW if method == "PUT" else None)
+        assert refused.status_code == 428, refused.text
+        error = refused.json()["errors"][0]
+        assert error["code"] == "precondition_required" and "If-Match" in error["message"]
+    assert client.get(f"/v1/games/{game_id}").json() == before
 
 
 def test_截胡_is_recorded_with_only_the_biggest_hand_paid(client):
@@ -175,21 +272,22 @@ def test_a_delete_that_would_leave_a_later_hand_impossible_is_refused(client):
     add(client, game_id, self_draw(2))
     heavenly = self_draw(1, {**CHICKEN, "context": {"special": ["heavenly"]}})  # 天和: Bo deals hand 2
     add(client, game_id, heavenly)
-    refused = client.delete(f"/v1/games/{game_id}/hands/1")
+    refused = client.delete(hand_url(client, game_id, 1), headers=as_read(client, game_id))
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["message"].startswith("hand 1: ")
     assert len(client.get(f"/v1/games/{game_id}").json()["hands"]) == 2
 
 
 @pytest.mark.parametrize(("method", "path"), [
-    ("GET", "/v1/games/nope"), ("POST", "/v1/games/nope/hands"), ("GET", "/v1/games/{id}/hands/2"),
-    ("PUT", "/v1/games/{id}/hands/0"), ("DELETE", "/v1/games/{id}/hands/9"), ("GET", "/v1/games/nope/events"),
+    ("GET", "/v1/games/nope"), ("POST", "/v1/games/nope/hands"), ("GET", "/v1/games/{id}/hands/h99"),
+    ("PUT", "/v1/games/{id}/hands/h0"), ("DELETE", "/v1/games/{id}/hands/nope"), ("GET", "/v1/games/nope/events"),
     ("GET", "/v1/games/nope/export"),
 ])
 def test_a_game_or_hand_that_does_not_exist_is_a_404(client, method, path):
     game_id = new_game(client)["id"]
     add(client, game_id, DRAW)
-    response = client.request(method, path.format(id=game_id), json=DRAW if method in ("POST", "PUT") else None)
+    response = client.request(method, path.format(id=game_id), json=DRAW if method in ("POST", "PUT") else None,
+                              headers={"if-match": "*"})
     assert response.status_code == 404
     assert response.json()["errors"][0]["code"] == "not_found"
 

@@ -116,3 +116,16 @@ def test_the_migrations_make_exactly_the_tables_the_code_defines(backend, tmp_pa
     upgrade(engine)
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
+
+
+def test_a_stored_game_s_hands_get_stable_ids_that_later_hands_never_reuse(tmp_path):
+    # issue 50: hands were stored without ids, addressed by their position
+    previous_release_data(tmp_path)
+    with closing(sqlite3.connect(tmp_path / "fanshot.sqlite3")) as db, db:
+        db.execute("""UPDATE games SET version = 3, hands = '[{"kind": "draw"}, {"kind": "draw"}]'""")
+    client = app_on(tmp_path)
+    game = client.get("/v1/games/g1")
+    assert [hand["id"] for hand in game.json()["hands"]] == ["h1", "h2"]
+    added = client.post("/v1/games/g1/hands", json={"kind": "draw"}, headers={"if-match": game.headers["etag"]})
+    assert added.status_code == 201 and added.json()["id"] not in ("h1", "h2")
+    assert client.get("/v1/games/g1").json()["hands"][1]["id"] == "h2"

@@ -256,3 +256,28 @@ def test_a_new_context_starts_without_another_contexts_worker_or_caches(serve, b
     assert second.evaluate("caches.keys()") == []
     first.context.close()
     second.context.close()
+
+
+def test_a_shot_kept_while_the_server_is_down_stays_in_sight_and_is_sent_once_it_answers(serve, phone):  # noqa: F811
+    # issue 50: a shot kept while the server was down vanished after Back/Forward, and was sent only on a reload
+    server = serve()
+    page = phone
+    open_and_keep(page, server)
+    choose_photo(page)  # a first photo, read while the server answers
+    expect(page.locator("#photo-status")).to_have_text("Read 14 tiles, 1 uncertain.")
+    down = "**/v1/recognitions"
+    page.route(down, lambda route: route.abort())  # the server is down; the network is not (no `online` event)
+    choose_photo(page)
+    expect(page.locator("#photo-status")).to_contain_text("cannot be reached")
+    page.go_back()  # to the first photo: the kept shot is counted, with Try again
+    expect(page.locator("#hand-summary")).to_contain_text("456p")
+    expect(page.locator("#kept-status")).to_contain_text("Shots kept on this device, waiting for the server: 1.")
+    expect(page.locator("#kept-status button")).to_have_text("Try again")
+    page.go_forward()  # back where the shot was taken: it is on screen again, waiting
+    expect(page.locator("#photo")).to_be_visible()
+    expect(page.locator("#photo-status")).to_contain_text("cannot be reached")
+    expect(page.locator("#retry-photo")).to_be_visible()
+    assert kept_shots(page) == 1
+    page.unroute(down)  # the server answers again: the page's own timer sends the shot, no tap, no reload
+    expect(page.locator("#photo-status")).to_have_text("Read 14 tiles, 1 uncertain.", timeout=15000)
+    assert kept_shots(page) == 0

@@ -95,20 +95,70 @@ def test_a_tap_on_a_hand_row_edits_the_hand_and_an_edit_from_an_older_copy_is_re
     expect(editor).to_be_hidden()
     expect(page.locator("#game-status")).to_have_text(re.compile(r"^Hand 1 changed: Bo \d fan on Cai's discard\.$"))
     expect(row).to_have_text(re.compile(r"^Bo \d fan on Cai's discard$"))
-    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
+    hand = httpx.get(f"{server}/v1/games/{game_id}").json()["hands"][0]
     assert (hand["discarder"], hand["wins"][0]["winner"], hand["wins"][0]["request"]) == (2, 1, CHICKEN)
 
     page.get_by_role("button", name="Edit hand 1").click()  # the keyboard's way in: the hand's number
     expect(editor).to_be_visible()
     page.locator("input[name=edit-kind][value=draw]").check(force=True)
-    httpx.post(f"{server}/v1/games/{game_id}/hands", json={"kind": "draw"}).raise_for_status()  # another phone...
-    httpx.delete(f"{server}/v1/games/{game_id}/hands/1").raise_for_status()  # ...takes hand 1 away meanwhile
-    page.wait_for_timeout(300)  # the event stream may already have brought it: the editor still holds the old hand
+    as_read = {"if-match": httpx.get(f"{server}/v1/games/{game_id}").headers["etag"]}
+    httpx.delete(f"{server}/v1/games/{game_id}/hands/{hand['id']}", headers=as_read).raise_for_status()  # another phone
+    expect(page.locator("#edit-hint")).to_have_text(  # the editor follows the game: its hand is gone
+        "Another phone took this hand out meanwhile: there is nothing to change.")
+    expect(page.locator("#edit-save")).to_be_disabled()
+    assert httpx.get(f"{server}/v1/games/{game_id}").json()["hands"] == []
+
+
+def game_with(base: str, *hands: dict) -> tuple[str, list[str]]:
+    game_id = httpx.post(f"{base}/v1/games", json={"players": PLAYERS}).json()["id"]
+    return game_id, [httpx.post(f"{base}/v1/games/{game_id}/hands", json=hand).json()["id"] for hand in hands]
+
+
+def other_phone(base: str, method: str, game_id: str, hand_id: str, body: dict | None = None) -> None:
+    as_read = {"if-match": httpx.get(f"{base}/v1/games/{game_id}").headers["etag"]}
+    httpx.request(method, f"{base}/v1/games/{game_id}/hands/{hand_id}", json=body, headers=as_read
+                  ).raise_for_status()
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_an_open_editor_follows_the_game_and_saves_its_own_hand(server, page, live):  # noqa: F811
+    # issue 50: a PUT of hand 2 racing a DELETE of hand 1 replaced the wrong hand; a follower's open editor was
+    # refused although its hand had not changed. Live: the event stream brings the delete; not: the save's 412 does.
+    win = {"kind": "win", "discarder": None, "wins": [{"winner": 0, "request": CHICKEN}]}
+    game_id, (first, second) = game_with(server, {"kind": "draw"}, win)
+    if not live:
+        page.route("**/events", lambda route: None)  # the event stream hangs: this phone hears no change
+    ready(page, f"{server}/?game={game_id}")
+    page.get_by_role("button", name="Edit hand 2").click()
+    page.locator("#edit-winners select").select_option(label="Bo")
+    other_phone(server, "DELETE", game_id, first)  # another phone takes hand 1 out meanwhile
+    if live:
+        expect(page.locator("#hand-editor-title")).to_contain_text("Hand 1")
     page.locator("#edit-save").click()
-    expect(page.locator("#game-status")).to_have_text(
-        "The game changed on another phone meanwhile: this is it now. Try again.")
-    assert httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()["kind"] == "draw"  # the other phone's, untouched
-    expect(page.locator("#scoresheet-body tr.detail")).to_have_text(["Draw"])
+    expect(page.locator("#hand-editor")).to_be_hidden()
+    expect(page.locator("#game-status")).to_have_text(re.compile(r"^Hand 1 changed: Bo \d fan self-draw\.$"))
+    hands = httpx.get(f"{server}/v1/games/{game_id}").json()["hands"]
+    assert [(hand["id"], hand["wins"][0]["winner"]) for hand in hands] == [(second, 1)]
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_an_open_editor_whose_hand_changed_shows_it_as_it_is_now(server, page, live):  # noqa: F811
+    win = {"kind": "win", "discarder": None, "wins": [{"winner": 0, "request": CHICKEN}]}
+    game_id, (hand_id,) = game_with(server, win)
+    if not live:
+        page.route("**/events", lambda route: None)
+    ready(page, f"{server}/?game={game_id}")
+    page.get_by_role("button", name="Edit hand 1").click()
+    page.locator("#edit-winners select").select_option(label="Bo")
+    other_phone(server, "PUT", game_id, hand_id, {**win, "discarder": 3})  # another phone: on Dee's discard
+    if not live:
+        page.locator("#edit-save").click()  # refused: this very hand changed
+    expect(page.locator("#hand-editor")).to_be_visible()
+    expect(page.locator("#edit-hint")).to_have_text("Another phone changed this hand meanwhile: this is it now.")
+    expect(page.locator("#edit-discarder")).to_have_value("3")
+    expect(page.locator("#edit-winners select")).to_have_value("0")
+    hand = httpx.get(f"{server}/v1/games/{game_id}").json()["hands"][0]
+    assert (hand["discarder"], hand["wins"][0]["winner"]) == (3, 0)  # the other phone's change stands
 
 
 def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, page):  # noqa: F811
@@ -127,7 +177,7 @@ def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, p
     page.locator("#edit-use-scored").check()  # ...the hand scored above
     expect(page.locator("#edit-winners select")).to_have_value("2")  # west in hand 1: Cai
     page.locator("#edit-save").click()
-    hand = httpx.get(f"{server}/v1/games/{game_id}/hands/1").json()
+    hand = httpx.get(f"{server}/v1/games/{game_id}").json()["hands"][0]
     assert hand["kind"] == "win" and hand["wins"][0]["recognition_id"] == recognition_id
     assert hand["wins"][0]["request"]["hand"]["concealed"] == FIXED
 

@@ -2,14 +2,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describeHand, editedHand, handChange, playerAt, reconnectDelay, winRequest } from "../../api/static/game.js";
+import { alreadyThere, describeHand, editedHand, handChange, playerAt, reconnectDelay, winRequest } from "../../api/static/game.js";
 import { setLanguage } from "../../api/static/i18n.js";
 
 const hand = { concealed: "123m456p789s555s11z", winning_tile: "1z" };
 const game = {
   id: "g1",
   players: ["Ann", "Bo", "Cai", "Dee"].map((name, i) => ({ name, seat_wind: ["4z", "1z", "2z", "3z"][i] })),
-  hands: [{ n: 1, kind: "win", discarder: 2, seat_winds: ["1z", "2z", "3z", "4z"], prevalent_wind: "1z",
+  hands: [{ id: "h2", n: 1, kind: "win", discarder: 2, seat_winds: ["1z", "2z", "3z", "4z"], prevalent_wind: "1z",
     wins: [{ winner: 1, request: { hand }, kept: true, fan_total: 1, recognition_id: "r1" }] }],
 };
 
@@ -34,8 +34,15 @@ test("seats are read as the game's players for the next hand", () => {
 test("another winner on the same discard edits the last hand, read with that hand's seats", () => {
   const change = handChange(game, { hand, context: { win: "discard", seat_wind: "4z", discarder: "3z" } },
     { sameDiscard: true });
-  assert.deepEqual(change, { method: "PUT", url: "/v1/games/g1/hands/1", body: { kind: "win", discarder: 2,
+  assert.deepEqual(change, { method: "PUT", url: "/v1/games/g1/hands/h2", body: { kind: "win", discarder: 2,
     wins: [{ winner: 1, request: { hand }, recognition_id: "r1" }, { winner: 3, request: { hand } }] } });
+});
+
+test("a win another phone has just added is found by its tiles, not twice once shown", () => {
+  assert.equal(alreadyThere(game, { winner: 1, request: { hand } }), game.hands[0]);
+  assert.equal(alreadyThere(game, { winner: 2, request: { hand } }), game.hands[0]); // the seats have moved on
+  assert.equal(alreadyThere(game, { winner: 1, request: { hand: { ...hand, winning_tile: "5s" } } }), null);
+  assert.equal(alreadyThere(game, { winner: 1, request: { hand } }, new Set(["h2"])), null);
 });
 
 const twoWinners = { kind: "win", discarder: null,

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { LANGUAGES, setLanguage, t } from "../../api/static/i18n.js";
-import { cutAtEdge, frameStats, guide, lumaOf, shift } from "../../api/static/live/guide.js";
+import { cutAtEdge, detail, frameStats, guide, lumaOf, shift } from "../../api/static/live/guide.js";
 import { scaleBoxes, shotRegion } from "../../api/static/live/shot.js";
 
 const LIVE = JSON.parse(readFileSync(new URL("../../models/vision.json", import.meta.url))).recogniser.live;
@@ -38,6 +38,15 @@ const cases = [
   ["the camera sweeps across", held(1200, (i) => row(14, 60, 100 + 20 * i)), { state: "moving", count: 14, cut: 0, ready: false }],
   ["too few tiles to take the shot by itself", held(1200, () => row(LIVE.min_tiles - 1)), { state: "steady", count: LIVE.min_tiles - 1, cut: 0, ready: false }],
   ["one blurred frame within the second spoils it", held(1200, () => row(14)).map((f, i) => (i === 8 ? { ...f, sharpness: 1 } : f)),
+    { state: "steady", count: 14, cut: 0, ready: false }],
+  // issue 50: a steady motion blur, a defocus that the localiser finds nothing in, a slow device's few frames
+  ["motion-blurred: the detail is under its minimum", held(1200, () => row(14), { detail: LIVE.min_detail - 0.1 }),
+    { state: "blurred", count: 14, cut: 0, ready: false }],
+  ["defocused, no tile found: blurred, not 'point at the tiles'", held(1200, () => [], { detail: 0.27 }),
+    { state: "blurred", count: 0, cut: 0, ready: false }],
+  ["the localiser unsure of the tiles", held(1200, () => row(14).map((box) => ({ ...box, score: LIVE.min_sure - 0.05 }))),
+    { state: "unsure", count: 14, cut: 0, ready: false }],
+  ["a second held still, but judged from three frames", Array.from({ length: 4 }, (_, i) => frame(i * 400, row(14))),
     { state: "steady", count: 14, cut: 0, ready: false }],
 ];
 for (const [name, frames, expected] of cases) {
@@ -96,4 +105,34 @@ test("the live count begins with the number of tiles found, in either language (
     assert.match(t("live_count", { n: 14 }), /^14\b/, lang);
   }
   setLanguage("en");
+});
+
+/** `image` smeared along x over `length` px (a camera moving sideways), or along both axes (out of focus). */
+function smeared({ data, width, height }, length, both = false) {
+  const along = (source, step, count) => Float32Array.from(source, (_, i) => {
+    let sum = 0;
+    let n = 0;
+    for (let k = -(length >> 1); k <= length >> 1; k += 1) {
+      const j = i + k * step;
+      const x = (i % width) + (step === 1 ? k : 0);
+      if (j >= 0 && j < count && x >= 0 && x < width) { sum += source[j]; n += 1; }
+    }
+    return sum / n;
+  });
+  const across = along(data, 1, data.length);
+  return { data: both ? along(across, width, data.length) : across, width, height };
+}
+
+/** A checkerboard of `cell` px squares: sharp edges both ways, as tiles' faces and borders give. */
+const checks = (width, height, cell) => ({
+  width, height, data: Float32Array.from({ length: width * height }, (_, i) =>
+    (Math.floor((i % width) / cell) + Math.floor(i / width / cell)) % 2 ? 200 : 30),
+});
+
+test("detail: a sharp view keeps it; a sideways smear or a defocus loses it; a flat view shows no blur", () => {
+  const sharp = checks(160, 90, 7);
+  assert.ok(detail(sharp) > 0.6, detail(sharp));
+  assert.ok(detail(smeared(sharp, 7)) < LIVE.min_detail, detail(smeared(sharp, 7)));
+  assert.ok(detail(smeared(sharp, 5, true)) < LIVE.min_detail, detail(smeared(sharp, 5, true)));
+  assert.equal(detail(stripes(160, 90, 1000, 40, 40)), 1);
 });

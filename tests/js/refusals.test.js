@@ -62,3 +62,13 @@ for (const [what, answer] of [
     assert.match(errorText(error), /代理/);
   });
 }
+
+test("a kong's missing feeder points at the one place to say it: the meld's own fed-by choice", () => {
+  // issue 50: the page had two "fed by" controls (Liability's and the meld's), and the error named "Meld 2" only
+  const fedBy = refusal("bad_meld", { field: "hand.melds[1].fed_by", reason: "required", kind: "kong" });
+  setLanguage("en");
+  assert.equal(errorText(fedBy),
+    "Meld 2, fed by: this rule set makes the discarder pay for an exposed kong: choose who fed it.");
+  setLanguage("zh");
+  assert.match(errorText(fedBy), /^副露 2 的放杠：/);
+});

@@ -233,6 +233,16 @@ def test_every_players_kongs_are_paid_where_the_rule_set_pays_kongs(ruleset, opt
     assert sum(played["hands"][0]["points"]) == 0 and played["hands"][0]["kongs"] == hand["kongs"]
 
 
+def test_a_hand_s_kong_money_is_shown_apart_from_its_win_money():
+    # issue 50: the sheet showed one sum per player, the kongs run into the win
+    setup = check_setup("tuidaohu", {}, PLAYERS, {"unit": 10, "fee": 1})
+    hand = {**self_draw(0, "111m222m333m444m55m"), "kongs": [{"player": 1, "kind": "concealed"}]}
+    played = replay(setup, [hand, {"kind": "draw"}])["hands"]
+    assert played[0]["kong_payments"] == [-20, 60, -20, -20]  # 2 points from each other player, 10 a point
+    assert played[0]["payments"] == [39, 39, -41, -41]  # with the win: 6 points from each, less the fee of 1
+    assert "kong_payments" not in played[1]
+
+
 @pytest.mark.parametrize(("ruleset", "hand", "message"), [
     ("jipinghu", {"kind": "draw", "kongs": [{"player": 1, "kind": "concealed"}]}, "pays no kong apart"),
     ("tuidaohu", {"kind": "draw", "kongs": [{"player": 1, "kind": "exposed"}]}, "kongs[0].from"),

@@ -110,6 +110,9 @@ def test_the_version_hashes_what_changes_readings_not_the_records(tmp_path):
     assert models_version(reworded) == shipped
     renamed = {**meta, "classifier": {**meta["classifier"], "file": "tiles.onnx"}}
     assert models_version(folder_like_the_shipped(tmp_path / "renamed", renamed)) == shipped
+    steadier = {**meta, "recogniser": {**meta["recogniser"], "live": {**meta["recogniser"].get("live", {}),
+                                                                      "steady_ms": 2000.0}}}
+    assert models_version(folder_like_the_shipped(tmp_path / "steadier", steadier)) == shipped  # the page's alone
     stricter = folder_like_the_shipped(tmp_path / "stricter", {**meta, "localiser": {**meta["localiser"], "conf": 0.6}})
     assert models_version(stricter) != shipped
     no_row_fill = {**meta, "recogniser": {**meta["recogniser"], "row_fill": {**meta["recogniser"]["row_fill"],

@@ -117,6 +117,14 @@ export const WORDS = {
   game_link_copied: "Link copied: send it to the table.", game_link_failed: "Copy this link for the table: {url}",
   game_not_recorded: "Not recorded: {error}", game_hand_added: "Hand {n} added: {hand}.",
   game_hand_draw: "Hand {n}: a draw.", game_hand_undone: "Hand {n} undone.",
+  // issue 50: a hand another phone has just added, an editor that follows the game, every kong, the camera's doubt
+  game_already_there: "Hand {n} is already there: {hand}. Another phone has just added it. Add a second hand?",
+  game_not_added_twice: "Not added again: hand {n} is already there.",
+  edit_hand_changed: "Another phone changed this hand meanwhile: this is it now.",
+  edit_hand_gone: "Another phone took this hand out meanwhile: there is nothing to change.",
+  kongs_this_hand: "Other players' kongs this hand", kong_add: "Add a kong", kong_player: "Whose kong",
+  kong_kind: "Which kong", kong_from: "fed by", kong_remove: "Remove this kong", game_kong_money: "Kongs: {list}",
+  live_unsure: "the tiles are unclear: hold still, or come a little closer",
   game_delete_hand: "Delete hand {n}", game_delete_confirm: "Delete hand {n} ({hand})? Every later hand is counted again.",
   type_hand: "Or type the hand", type_hand_button: "Put in the hand",
   // at the table: the camera on http, the CA to trust, joining by QR code (issue 49)
@@ -168,6 +176,8 @@ export const WORDS = {
     bad_box: "A box lies outside the photo.",
     hand_disagrees: "The hand sent is not the one its tiles make: reload the photo and save again.",
     precondition_failed: "This photo was saved elsewhere meanwhile: reload to see it.",
+    precondition_required: "This page is out of date: reload it, then make the change again.", // issue 50
+    hand_by_number: "This page is out of date: reload it, then make the change again.",
     internal: "The server failed: try again.", network: "No connection to the server: try again.",
     not_enough_examples: "Save at least two labelled photos first.", busy: "The server is busy with other work (reading photos or adapting); try again shortly.",
     unknown: "Something went wrong ({code}).",
@@ -186,7 +196,7 @@ export const PLURAL_FORMS = {
 export const REFUSALS = {
   fields: {
     "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "Winning tile",
-    "hand.melds[]": "Meld {n}", "hand.melds[].kind": "Meld {n}", "hand.melds[].fed_by": "Meld {n}",
+    "hand.melds[]": "Meld {n}", "hand.melds[].kind": "Meld {n}", "hand.melds[].fed_by": "Meld {n}, fed by",
     "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
     "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
     "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",

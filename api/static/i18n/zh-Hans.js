@@ -114,6 +114,14 @@ export const WORDS = {
   game_link_copied: "链接已复制：发给同桌吧。", game_link_failed: "请复制这个链接发给同桌：{url}",
   game_not_recorded: "没记上：{error}", game_hand_added: "第 {n} 手已记入：{hand}。",
   game_hand_draw: "第 {n} 手：流局。", game_hand_undone: "第 {n} 手已撤销。",
+  // issue 50
+  game_already_there: "第 {n} 手已经记上了：{hand}。别的手机刚记入。还要再记一手吗？",
+  game_not_added_twice: "没有重复记入：第 {n} 手已经在了。",
+  edit_hand_changed: "别的手机刚改过这一手：这是它现在的样子。",
+  edit_hand_gone: "别的手机刚撤销了这一手：没有可改的了。",
+  kongs_this_hand: "这一手其他人的杠", kong_add: "加一个杠", kong_player: "谁的杠",
+  kong_kind: "哪种杠", kong_from: "放杠的人", kong_remove: "删掉这个杠", game_kong_money: "杠钱：{list}",
+  live_unsure: "牌看不清：请拿稳，或靠近一点",
   game_delete_hand: "删除第 {n} 手", game_delete_confirm: "删除第 {n} 手（{hand}）？之后各手会重新计算。",
   type_hand: "或者直接输入手牌", type_hand_button: "放进手牌",
   // at the table: the camera on http, the CA to trust, joining by QR code (issue 49)
@@ -165,6 +173,8 @@ export const WORDS = {
     bad_box: "有一个框在照片外面。",
     hand_disagrees: "发送的手牌和它的牌对不上：请重新载入照片再保存。",
     precondition_failed: "这张照片刚在别处保存过：请重新载入查看。",
+    precondition_required: "这个页面过时了：请重新载入，再改一次。", // issue 50
+    hand_by_number: "这个页面过时了：请重新载入，再改一次。",
     internal: "服务器出错了：请再试一次。", network: "连不上服务器：请再试一次。",
     not_enough_examples: "请先保存至少两张标注照片。", busy: "服务器正忙（正在读照片或适配），请稍后再试。",
     unknown: "出错了（{code}）。",
@@ -178,7 +188,7 @@ export const PLURAL_FORMS = {};
 export const REFUSALS = {
   fields: {
     "hand.concealed": "{standing}", "hand.flowers": "{flowers}", "hand.winning_tile": "胡的牌",
-    "hand.melds[]": "副露 {n}", "hand.melds[].kind": "副露 {n}", "hand.melds[].fed_by": "副露 {n}",
+    "hand.melds[]": "副露 {n}", "hand.melds[].kind": "副露 {n}", "hand.melds[].fed_by": "副露 {n} 的放杠",
     "context.win": "{win_type}", "context.seat_wind": "{seat}", "context.prevalent_wind": "{prevalent}",
     "context.discarder": "{discarder}", "context.special": "{special_wins}", "context.liable": "{liable}",
     "context.kong_fed_by": "{kong_fed_by}", "context.ghosts": "{ghosts}", "context.horses": "{horses}",

@@ -24,6 +24,47 @@ export function frameStats({ data, width, height }) {
   return { luma: data.length ? sum / data.length : 0, sharpness: n ? lapSquares / n - mean * mean : 0 };
 }
 
+/** Gradient energy along x and along y of a grey image, per pixel step. */
+function gradientEnergy({ data, width, height }) {
+  let ex = 0;
+  let ey = 0;
+  for (let y = 0; y < height - 1; y += 1) {
+    for (let x = 0; x < width - 1; x += 1) {
+      const i = y * width + x;
+      ex += (data[i + 1] - data[i]) ** 2;
+      ey += (data[i + width] - data[i]) ** 2;
+    }
+  }
+  const n = Math.max(1, (width - 1) * (height - 1));
+  return [ex / n, ey / n];
+}
+
+/** The grey image at half its size (each 2×2 block's mean). */
+function halved({ data, width, height }) {
+  const w = width >> 1;
+  const h = height >> 1;
+  const half = new Float32Array(w * h);
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const i = 2 * y * width + 2 * x;
+      half[y * w + x] = (data[i] + data[i + 1] + data[i + width] + data[i + width + 1]) / 4;
+    }
+  }
+  return { data: half, width: w, height: h };
+}
+
+/** How much of a grey image's detail survives at its own scale (the localiser's copy of the frame), 0-1: its gradient energy
+ *  over that of its half-size copy, in the weaker direction. A sharp edge is a step at either scale (near 1); a
+ *  blurred one is a ramp whose slope halves with the scale (near 1/4). Motion blur smears one direction, defocus
+ *  both; the ratio does not depend on how much the view holds, so it needs no tiles found (issue 50: a 25 px
+ *  motion blur kept a Laplacian variance well above its threshold). A flat image shows no blur: 1. */
+export function detail(image) {
+  const [fineX, fineY] = gradientEnergy(image);
+  const [coarseX, coarseY] = gradientEnergy(halved(image));
+  const ratio = (fine, coarse) => (coarse > 1e-6 ? fine / coarse : 1);
+  return Math.min(ratio(fineX, coarseX), ratio(fineY, coarseY));
+}
+
 /** The luma (BT.601) of each pixel of RGBA pixels. */
 export function lumaOf({ data, width, height }) {
   const luma = new Float32Array(width * height);
@@ -73,17 +114,19 @@ export function shotTileWidth(boxes, width, height, scale, live) {
  *  frame's (a tile that is small here may be big enough in the shot). */
 function frameState(frame, live) {
   if (frame.luma < live.min_luma) return "dark";
-  if (frame.sharpness < live.min_sharpness) return "blurred";
+  if (frame.sharpness < live.min_sharpness || (frame.detail ?? 1) < live.min_detail) return "blurred";
   if (!frame.boxes.length) return "none";
   if (shotTileWidth(frame.boxes, frame.width, frame.height, frame.scale ?? 1, live) < live.min_tile) return "too_small";
   if (cutAtEdge(frame.boxes, frame.width, frame.height, live.edge)) return "cut";
+  if (median(frame.boxes.map((box) => box.score)) < live.min_sure) return "unsure"; // never shot on a guess
   return "steady";
 }
 
 /** The guide for `frames`, oldest first, the newest last:
- *  `{state: "steady"|"too_small"|"cut"|"dark"|"blurred"|"none"|"moving", count, cut, ready}`.
+ *  `{state: "steady"|"too_small"|"cut"|"dark"|"blurred"|"unsure"|"none"|"moving", count, cut, ready}`.
  *  `ready` (take the shot) when for `steady_ms` every frame was steady, the count stayed within one and the tiles
- *  still, with at least `min_tiles` found. */
+ *  still, with at least `min_tiles` found, and at least `min_frames` frames analysed in that time (a slow device's
+ *  two or three frames say too little about a second). */
 export function guide(frames, live) {
   const now = frames.at(-1);
   if (!now) return { state: "none", count: 0, cut: 0, ready: false };
@@ -95,6 +138,7 @@ export function guide(frames, live) {
   const recent = frames.filter((frame) => frame.t >= now.t - live.steady_ms);
   const counts = recent.map((frame) => frame.boxes.length);
   const held = frames[0].t <= now.t - live.steady_ms // the frames reach back far enough
+    && recent.length >= live.min_frames
     && recent.every((frame, i) => frameState(frame, live) === "steady"
       && (i === 0 || shift(recent[i - 1].boxes, frame.boxes) <= live.max_shift))
     && Math.max(...counts) - Math.min(...counts) <= 1;
