@@ -18,7 +18,7 @@ def new_game(server: str, ruleset: str) -> str:  # noqa: F811 - the fixture's va
 
 
 def switch_to_chinese(tab) -> None:
-    tab.locator("#language").click()
+    tab.locator("#language").select_option("zh-Hans")
     expect(tab.locator("html")).to_have_attribute("lang", "zh-Hans")
 
 
