@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
 from fanshot.api.schemas.games import DrawHand, Game, GameCreate, HandInput, PlayedHand, WinHand
@@ -36,7 +37,7 @@ RECONNECT_MS = 2000
 # sends the game's ETag it read, and another phone's change meanwhile makes it a 412, not a change to the wrong hand.
 GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read (GET answers it): the change is made "
                                            "only if the game has not changed since (else 412)")]
-router = APIRouter(prefix="/v1/games", tags=["games"])
+router = APIRouter(prefix="/v1/games", tags=["games"], route_class=CheckedJsonRoute)
 
 
 def setup_of(game: StoredGame) -> Setup:
