@@ -10,8 +10,10 @@ from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import (
     MetricsDep,
     ModelLoaderDep,
@@ -40,7 +42,7 @@ PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
                      for operation in ("get_recognition", "get_image", "confirm")}
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"], route_class=CheckedJsonRoute)
 
 
 class Stopwatch:
@@ -127,7 +129,7 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
         clock.lap("decode")
         return data, pixels
 
-    def read(decoded: tuple[bytes, np.ndarray]) -> dict[str, Any]:
+    def read(decoded: tuple[bytes, np.ndarray]) -> tuple[str, dict[str, Any], tuple[bytes, str, str]]:
         data, pixels = decoded
         clock.lap("queue")  # waiting for a recogniser's slot
         model = versions.active()  # per request: another instance or worker process may have switched it
@@ -140,15 +142,17 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
                 from missing
         clock.lap("recognise")
         height, width = pixels.shape[:2]
-        stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
-        clock.lap("store")
-        # the recogniser's own stages within "recognise" (localise, classify)
-        stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
-                                   if stage != "total"}}
-        metrics.recognition(load_models() if model.id == BASE else model.id, stages)
-        return stored
+        return model.id, result, framed(data, width, height, lambda: pixels)
 
-    stored = await pool.run(decode, read)
+    model_id, result, photo_file = await pool.run(decode, read)
+    # Stored after the slot is given back: a slow or hung image store holds no recogniser (issue 53); its wait is
+    # bounded (storage/images.py PhotoReads), then 503 storage_unavailable.
+    stored = await run_in_threadpool(store.add_recognition, result, *photo_file)
+    clock.lap("store")
+    # the recogniser's own stages within "recognise" (localise, classify)
+    stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
+                               if stage != "total"}}
+    metrics.recognition(load_models() if model_id == BASE else model_id, stages)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 
