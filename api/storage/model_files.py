@@ -66,6 +66,15 @@ def named_files(settings: object) -> set[str]:
     return set()
 
 
+def missing_files(folder: Path) -> list[str]:
+    """The files a models folder lacks: its vision.json, or any file that names."""
+    settings = folder / "vision.json"
+    if not settings.is_file():
+        return ["vision.json"]
+    return sorted(name for name in named_files(json.loads(settings.read_text(encoding="utf-8")))
+                  if not (folder / name).is_file())
+
+
 def page_file(folder: Path, name: str) -> Path | None:
     """A models folder's file that the page may fetch: vision.json and the models it names; None for any other."""
     if name == SETTINGS:

@@ -27,7 +27,7 @@ from sqlalchemy import Engine, insert, select, update
 from fanshot.api.storage.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
 from fanshot.api.storage.export import labelled_files, stored_photo
 from fanshot.api.storage.images import ImageStore
-from fanshot.api.storage.model_files import ModelFiles
+from fanshot.api.storage.model_files import ModelFiles, ModelFilesMissing, missing_files
 from fanshot.api.storage.store import Example, now
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
@@ -108,6 +108,16 @@ class ModelVersions:
         ModelFilesMissing, or ImagesUnavailable when the image store does not answer)."""
         version_id = self.active_id()
         return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.files.folder(version_id))
+
+    def check_active(self) -> str:
+        """The active version's id once its files are here (fetched first if this instance lacks them); raises
+        ModelFilesMissing if any is missing (issue 53: /readyz said ready while every upload was 503). The shipped
+        models are checked by loading them (api/dependencies.py load_shipped_models)."""
+        version = self.active()
+        if version.id != BASE and version.folder is not None and (missing := missing_files(version.folder)):
+            raise ModelFilesMissing(version.id, f"model version {version.id}'s files {', '.join(missing)} are "
+                                    f"missing from {version.folder}")
+        return version.id
 
     def folder_of(self, version_id: str) -> Path | None:
         """The local folder of a version's files (fetched here first if this instance lacks them); None for an

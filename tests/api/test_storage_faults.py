@@ -135,7 +135,10 @@ def test_readyz_is_503_when_the_database_takes_no_writes(tmp_path):
 
 
 def test_readyz_is_503_when_photos_cannot_be_written(app, monkeypatch):
+    from fanshot.api import readiness
     from fanshot.api.storage import images
+
+    monkeypatch.setattr(readiness, "FRESH_SECONDS", 0)  # each ask checks again
 
     def full_disk(path, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

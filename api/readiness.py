@@ -1,0 +1,56 @@
+"""GET /readyz's checks: each part (the active model, the database, the image store) is checked in a thread of its
+own, at most one check of a part in flight at a time, and waited on for WAIT_SECONDS; a part whose check has not
+answered by then is reported unavailable, its check left to finish for the next question (issue 53: /readyz took
+10 s to answer while the object store hung). Answers are kept FRESH_SECONDS, so that a load balancer asking
+often costs one write probe a second, not one an ask."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+
+FRESH_SECONDS = 1.0
+WAIT_SECONDS = 0.8
+
+
+class NoAnswer(Exception):
+    """A check that did not answer within WAIT_SECONDS."""
+
+
+Outcome = tuple[object, BaseException | None]  # what a part's check returned, or what it raised
+
+
+class Readiness:
+    def __init__(self, parts: dict[str, Callable[[], object]]) -> None:
+        """`parts`: a check per part, in the order they are reported; each raises unless its part can serve."""
+        self.parts = parts
+        self.pool = ThreadPoolExecutor(len(parts), thread_name_prefix="readiness")
+        self.lock = threading.Lock()
+        self.in_flight: dict[str, Future[object]] = {}
+        self.answered: tuple[float, dict[str, Outcome]] | None = None
+
+    def outcomes(self) -> dict[str, Outcome]:
+        """Each part's outcome: fresh from the last FRESH_SECONDS, else checked now, within WAIT_SECONDS."""
+        with self.lock:
+            if self.answered is not None and time.monotonic() - self.answered[0] < FRESH_SECONDS:
+                return self.answered[1]
+            checks = {part: self._check(part) for part in self.parts}
+        wait(checks.values(), timeout=WAIT_SECONDS)
+        outcomes = {part: outcome(check) for part, check in checks.items()}
+        with self.lock:
+            self.answered = (time.monotonic(), outcomes)
+        return outcomes
+
+    def _check(self, part: str) -> Future[object]:
+        running = self.in_flight.get(part)
+        if running is None or running.done():  # a hung check is waited on again, never started beside itself
+            running = self.in_flight[part] = self.pool.submit(self.parts[part])
+        return running
+
+
+def outcome(check: Future[object]) -> Outcome:
+    if not check.done():
+        return None, NoAnswer(f"no answer within {WAIT_SECONDS:g} s")
+    return (None, check.exception()) if check.exception() is not None else (check.result(), None)
