@@ -75,6 +75,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.followers = Followers()
     app.state.adapt = adapt
     app.state.model_versions = storage.model_versions
+    storage.model_versions.recover()  # jobs a restart interrupted fail, and block no new one
     app.state.readiness = operations.readiness_checks(app.state)
     install_error_handlers(app)
     app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,
