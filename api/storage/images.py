@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Callable
@@ -144,7 +145,8 @@ class PhotoReads:
         self.places = threading.BoundedSemaphore(waiting)
 
     def put(self, name: str, data: bytes) -> None:
-        self._bounded(PhotoNotStored, self.store.put, name, data)
+        # A write waits for a place, within its time: uploads finish in bursts, and a stored photo is the point
+        self._bounded(PhotoNotStored, self.store.put, name, data, patient=True)
 
     def get(self, name: str) -> bytes | None:
         return self._bounded(ImagesUnavailable, self.store.get, name)
@@ -152,8 +154,10 @@ class PhotoReads:
     def check(self) -> None:
         self._bounded(ImagesUnavailable, self.store.check)
 
-    def _bounded(self, fault: type[ImagesUnavailable], call: Callable[..., T], *args: object) -> T:
-        if not self.places.acquire(blocking=False):
+    def _bounded(self, fault: type[ImagesUnavailable], call: Callable[..., T], *args: object,
+                 patient: bool = False) -> T:
+        deadline = time.monotonic() + self.seconds
+        if not self.places.acquire(timeout=self.seconds if patient else 0):
             raise fault("too many photo reads and writes are waiting on the image store")
         try:
             future = self.pool.submit(call, *args)
@@ -162,7 +166,7 @@ class PhotoReads:
             raise
         future.add_done_callback(lambda _: self.places.release())  # when the store answers, however late
         try:
-            return future.result(timeout=self.seconds)
+            return future.result(timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
             raise fault(f"the image store did not answer within {self.seconds:g} s") from None
 
