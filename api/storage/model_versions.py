@@ -213,9 +213,13 @@ class ModelVersions:
     def _fail_orphans(self) -> None:
         """With the adaptation lock held: no unfinished job has a process left. Mark them failed; remove what they
         left here (scratch folders, a new version's unpublished files)."""
-        with writing(self.engine) as db:
-            db.execute(update(adapt_jobs).where(adapt_jobs.c.state.in_(("queued", "running")))
-                       .values(state="failed", updated_at=now(), message="interrupted: its server process ended"))
+        unfinished = adapt_jobs.c.state.in_(("queued", "running"))
+        with reading(self.engine) as db:
+            orphans = db.execute(select(adapt_jobs.c.id).where(unfinished)).first() is not None
+        if orphans:  # written only then: a read-only database still opens (its check then says why)
+            with writing(self.engine) as db:
+                db.execute(update(adapt_jobs).where(unfinished).values(
+                    state="failed", updated_at=now(), message="interrupted: its server process ended"))
         for left in [*self.files.cache.glob(f".{SCRATCH_PREFIX}*"), *self.files.cache.glob(".*.new")]:
             shutil.rmtree(left, ignore_errors=True)
 
