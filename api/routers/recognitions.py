@@ -6,7 +6,7 @@ import json
 import logging
 import time
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
@@ -28,11 +28,12 @@ from fanshot.api.schemas.scoring import scorer_input
 from fanshot.api.storage.frames import DamagedPhoto, framed, in_frame
 from fanshot.api.storage.model_versions import BASE
 from fanshot.api.storage.store import PreconditionFailed, entity_tag
+from fanshot.api.work import COSTLY_SCAN_PIXELS
 from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
 from fanshot.scoring.tiles import sort_key
 from fanshot.scoring.validate import check_draft
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo, scan_work
 from fanshot.vision.layout import hand_of
 
 IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
@@ -114,6 +115,14 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
     return hand
 
 
+def costly_decode(file: BinaryIO) -> bool:
+    """Whether the uploaded photo's decode is costly (api/work.py): read from its spooled file, then rewound."""
+    try:
+        return scan_work(file.read()) > COSTLY_SCAN_PIXELS
+    finally:
+        file.seek(0)
+
+
 @router.post("", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
 async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: RecogniserDep, versions: ModelVersionsDep,
@@ -144,7 +153,8 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
         height, width = pixels.shape[:2]
         return model.id, result, framed(data, width, height, lambda: pixels)
 
-    model_id, result, photo_file = await pool.run(decode, read)
+    costly = await run_in_threadpool(costly_decode, photo.file)
+    model_id, result, photo_file = await pool.run(decode, read, costly=costly)
     # Stored after the slot is given back: a slow or hung image store holds no recogniser (issue 53); its wait is
     # bounded (storage/images.py PhotoReads), then 503 storage_unavailable.
     stored = await run_in_threadpool(store.add_recognition, result, *photo_file)
