@@ -13,8 +13,9 @@ from fanshot.scoring.score import score
 
 
 def ruleset_summaries() -> list[dict]:
-    return [{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")}
-            for name in ruleset_names()]
+    """Each rule set's names and options, and whether it plays ghost tiles (what the page lays its form out by)."""
+    return [{**{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")},
+             "plays_ghosts": load(name).plays_ghosts} for name in ruleset_names()]
 
 
 def ruleset_details(name: str) -> dict:

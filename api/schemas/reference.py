@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class RulesetSummary(BaseModel):
+class RulesetNames(BaseModel):
     model_config = ConfigDict(extra="allow")
     name: str
     zh: str
@@ -15,7 +15,12 @@ class RulesetSummary(BaseModel):
     options: dict[str, Any] = Field(description="every option and its default")
 
 
-class RulesetDetails(RulesetSummary):
+class RulesetSummary(RulesetNames):
+    plays_ghosts: bool = Field(description="ghost tiles 鬼牌 are in play: the `ghosts` option names a mode, or the "
+                                           "rule set scores them (docs/RULES.md); the page shows its ghost fields")
+
+
+class RulesetDetails(RulesetNames):
     fans: dict[str, Any] = Field(description="what the rule set scores, by kind")
 
 

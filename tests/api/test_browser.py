@@ -623,13 +623,28 @@ def test_choices_the_rule_set_forbids_are_greyed_out(server, page):
     expect(page.locator("input[name=win][value=discard]")).to_be_enabled()
 
 
+def test_the_ghost_fields_show_where_the_rule_set_plays_ghosts(server, page):
+    """By the rule sets' data (`plays_ghosts`), not by a name: here a house's 鸡平胡 that plays them too."""
+    def ghosts_in_jipinghu(route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json=[{**summary, "plays_ghosts": summary["name"] in ("jipinghu", "tuidaohu")}
+                                             for summary in answer.json()])
+
+    page.route("**/v1/rulesets", ghosts_in_jipinghu)
+    ready(page, server)
+    for name, shown in (("jipinghu", True), ("qianggang", False), ("tuidaohu", True)):
+        page.locator("#ruleset").select_option(name)
+        for field in ("#ghost-mode-field", "#ghosts-field"):
+            (expect(page.locator(field)).to_be_visible if shown else expect(page.locator(field)).to_be_hidden)()
+
+
 # ---- 7. language -------------------------------------------------------------------------------------------------
 
 def test_the_language_switch_covers_the_page_and_errors_are_plain_words(server, page):
     ready(page, server)
     upload(page)
     page.locator("#language").click()
-    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
     for selector, words in [("#hand-heading", "手牌"), ("#score-button", "计番"), ("#save-button", "保存为标注样本"),
                             ("#photo-button", "拍照或选择照片"), ("#context-heading", "怎么胡的"),
                             ("#start-game", "按上面的规则和金额开一局"), ("#language", "English")]:

@@ -11,6 +11,8 @@ import pytest
 from fanshot.api import readiness
 from fanshot.api.app import create_app
 from fanshot.api.storage.images import PhotoReads
+from fanshot.vision.config import VisionFile
+from fanshot.vision.recogniser import MODELS_DIR
 from tests.api.conftest import fake_load_models, fake_recognise, jpeg, local_client
 from tests.api.test_models import adapt, app_client, confirm_photos, fake_adapter
 from tests.api.test_storage_faults import HungImages
@@ -85,15 +87,15 @@ def test_readyz_is_503_when_the_database_files_are_immutable_under_an_open_conne
 
 
 def test_readyz_names_the_active_version_and_is_503_when_its_files_are_gone(tmp_path):
-    files = {"vision.json": b'{"localiser": {"file": "localiser.onnx"}, "classifier": {"file": "classifier.onnx"}}',
-             "localiser.onnx": b"L" * 5000, "classifier.onnx": b"C" * 3000}
+    shipped = VisionFile.read(MODELS_DIR)  # a vision.json as an adaptation writes one, and the models it names
+    files = {"vision.json": (MODELS_DIR / "vision.json").read_bytes(), **{name: b"model" for name in shipped.files()}}
     client = app_client(tmp_path, fake_adapter(0.95, files=files))
     client.app.state.load_models = fake_load_models
     assert client.get("/readyz").json()["model_version"] == "test-models"  # the shipped models, active
     confirm_photos(client, 2)
     version = adapt(client)["version"]
     assert client.get("/readyz").json() == {"status": "ready", "model_version": version}
-    (tmp_path / "models" / version / "localiser.onnx").unlink()  # gone from this instance's copy
+    (tmp_path / "models" / version / shipped.localiser.file).unlink()  # gone from this instance's copy
     ready = client.get("/readyz")
     assert ready.status_code == 503 and codes(ready) == ["models_unavailable"]
     assert client.put("/v1/models/active", json={"version": "base"}).status_code == 200

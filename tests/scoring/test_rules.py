@@ -12,7 +12,7 @@ import pytest
 from fanshot.scoring import ScoringError, rules, ruleset_details, ruleset_summaries, score
 from fanshot.scoring.patterns import PATTERNS
 
-NAMES = ["jipinghu", "qianggang", "tuidaohu", "xinzhang"]
+NAMES = ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]  # docs/RULES.md's numbering, the default first
 CHICKEN = "123m456p789s555s11z"
 
 
@@ -65,12 +65,19 @@ def test_load_and_describe(name) -> None:
     assert ruleset_details(name) == described
 
 
+def test_a_rule_set_plays_ghosts_by_its_option_or_by_scoring_them() -> None:
+    assert {s["name"]: s["plays_ghosts"] for s in ruleset_summaries()} == {  # 推倒胡 scores 无鬼 and 满鬼
+        "jipinghu": False, "tuidaohu": True, "xinzhang": False, "qianggang": False, "hongkong": False}
+    assert rules.load("jipinghu", {"ghosts": "flip"}).plays_ghosts
+
+
 def test_summaries() -> None:
     summaries = ruleset_summaries()
     assert [s["name"] for s in summaries] == NAMES
-    assert all(set(s) == {"name", "zh", "en", "options"} for s in summaries)
+    assert all(set(s) == {"name", "zh", "en", "options", "plays_ghosts"} for s in summaries)
     assert {s["name"]: s["zh"] for s in summaries} == {"jipinghu": "鸡平胡", "qianggang": "广东麻将抢杠",
-                                                       "tuidaohu": "推倒胡", "xinzhang": "广东新麻将"}
+                                                       "tuidaohu": "推倒胡", "xinzhang": "广东新麻将",
+                                                       "hongkong": "香港舊章"}
 
 
 @pytest.mark.parametrize("name", NAMES)
