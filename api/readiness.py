@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -27,6 +28,7 @@ class Readiness:
         """`parts`: a check per part, in the order they are reported; each raises unless its part can serve."""
         self.parts = parts
         self.pool = ThreadPoolExecutor(len(parts), thread_name_prefix="readiness")
+        weakref.finalize(self, self.pool.shutdown, wait=False)  # its idle threads end with it
         self.lock = threading.Lock()
         self.in_flight: dict[str, Future[object]] = {}
         self.answered: tuple[float, dict[str, Outcome]] | None = None
