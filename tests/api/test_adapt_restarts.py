@@ -56,14 +56,14 @@ def test_a_job_left_by_a_gone_process_does_not_block_the_next_even_without_a_res
 
 
 KILLED_MID_WAY = textwrap.dedent("""
-    import sys, threading
+    import sys, threading, time
     from pathlib import Path
     from tests.api.test_models import app_client, confirm_photos, fake_adapter
     client = app_client(Path(sys.argv[1]), fake_adapter(0.95, gate=threading.Event()))  # never let through
     confirm_photos(client, 2)
     job = client.post("/v1/models/adapt").json()
     while client.get(f"/v1/models/adapt/{job['id']}").json()["message"] != "halfway":
-        pass
+        time.sleep(0.05)
     print(job["id"], flush=True)
     threading.Event().wait()
 """)
@@ -73,10 +73,12 @@ KILLED_MID_WAY = textwrap.dedent("""
 def test_after_kill_9_mid_adaptation_a_new_one_starts_at_once(tmp_path):
     process = subprocess.Popen([sys.executable, "-c", KILLED_MID_WAY, str(tmp_path)], cwd=ROOT, text=True,
                                stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    job = process.stdout.readline().strip()
-    assert list((tmp_path / "models").glob(".fanshot-adapt-*"))  # its scratch folder, mid-way
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    try:
+        job = process.stdout.readline().strip()
+        assert list((tmp_path / "models").glob(".fanshot-adapt-*"))  # its scratch folder, mid-way
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
     client = app_client(tmp_path, fake_adapter(0.95))
     assert client.get(f"/v1/models/adapt/{job}").json()["state"] == "failed"
     assert list((tmp_path / "models").glob(".fanshot-adapt-*")) == []
