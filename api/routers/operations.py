@@ -16,6 +16,7 @@ from fanshot.api.schemas.reference import Ready
 from fanshot.api.storage.model_versions import BASE
 
 log = logging.getLogger(__name__)
+MODELS_WAIT_SECONDS = 30.0
 router = APIRouter(tags=["operations"])
 
 
@@ -47,5 +48,6 @@ def readiness_checks(state: Any) -> Readiness:
         state.metrics.model_loaded(version)
         return version
 
+    # Loading the shipped models is this process's own work, seconds on the first ask: waited for
     return Readiness({"models": models, "database": lambda: state.store.check_database(),
-                      "images": lambda: state.store.check_images()})
+                      "images": lambda: state.store.check_images()}, waits={"models": MODELS_WAIT_SECONDS})
