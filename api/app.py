@@ -56,9 +56,10 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
                s3_endpoint_url: str | None = None, recognise: Recogniser = model_recogniser,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
-               security: Security | None = None) -> FastAPI:
+               security: Security | None = None, followers: Followers | None = None) -> FastAPI:
     """The app on the data directory `data_dir`, or on the database and image store the URLs name (storage/access.py);
-    `security`: the names it answers to and its access token (default: this machine's names, no token)."""
+    `security`: the names it answers to and its access token (default: this machine's names, no token);
+    `followers`: its caps on event streams (default: MAX_STREAMS, MAX_STREAMS_PER_CLIENT)."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -74,10 +75,12 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.stopping = threading.Event()  # set on SIGTERM / SIGINT: event streams end (api/lifecycle.py)
     app.state.games = storage.games
     app.state.game_events = storage.game_events
-    app.state.followers = Followers()
+    app.state.followers = followers or Followers()
     app.state.adapt = adapt
     app.state.model_versions = storage.model_versions
     app.state.tls_dir = data_dir / TLS_DIR  # fanshot serve --https keeps its CA here (GET /ca.pem)
+    storage.model_versions.recover()  # jobs a restart interrupted fail, and block no new one
+    app.state.readiness = operations.readiness_checks(app.state)
     install_error_handlers(app)
     app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,
                        uploads={("POST", "/v1/recognitions"): MAX_PHOTO_BYTES})

@@ -19,6 +19,7 @@ from pathlib import Path
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 ALLOWED_HOSTS_VARIABLE = "FANSHOT_ALLOWED_HOSTS"
 TOKEN_VARIABLE = "FANSHOT_TOKEN"
+STREAMS_VARIABLE = "FANSHOT_STREAMS"  # "MOST PER_CLIENT": --max-streams, --streams-per-client
 SUPERVISOR_VARIABLE = "FANSHOT_SUPERVISOR_PID"
 PARENT_CHECK_S = 0.5
 # Where the records and photos are, when not under the data directory. The options default to these variables,
@@ -54,6 +55,7 @@ def serve_workers(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps([*(args.allowed_host or []), *(https.hosts if https else ())])
+    os.environ[STREAMS_VARIABLE] = f"{args.max_streams} {args.streams_per_client}"
     if args.token:
         os.environ[TOKEN_VARIABLE] = args.token
     for option, variable in STORAGE_VARIABLES.items():
@@ -67,15 +69,17 @@ def serve_workers(args: argparse.Namespace) -> int:
     except Exception as error:  # noqa: BLE001 - any storage failure: say what, exit 2
         print(f"error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2
-    from fanshot.api.connections import HEADERS_SECONDS_VARIABLE, PromptClientsProtocol
+    from fanshot.api.connections import BODY_SECONDS_VARIABLE, HEADERS_SECONDS_VARIABLE, PromptClientsProtocol
 
     os.environ[HEADERS_SECONDS_VARIABLE] = str(args.headers_timeout)
+    os.environ[BODY_SECONDS_VARIABLE] = str(args.body_timeout)
     if https:
         announce(https)
     uvicorn.run("fanshot.api.cli:app_from_environment", factory=True, host=args.host, port=args.port,
                 **({"ssl_certfile": str(https.certfile), "ssl_keyfile": str(https.keyfile)} if https else {}),
                 workers=args.workers, access_log=False, log_config=log_config(args.log_format, args.access_log),
                 timeout_graceful_shutdown=args.shutdown_timeout, http=PromptClientsProtocol,
+                forwarded_allow_ips=args.forwarded_allow_ips,
                 # asyncio's loop, not uvloop: saturated at 200 connections, uvloop left some of them unanswered
                 # for seconds (p99 0.85 s, 60-90 wrk timeouts in 10 s, against a p50 of 60 ms); asyncio's serves
                 # them in turn (p99 82 ms, none) for about 5 % fewer requests a second (BENCHMARKS.md)
@@ -131,6 +135,7 @@ def follow_the_supervisor() -> None:
 def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help` does not import FastAPI
     from fanshot.api.app import create_app
     from fanshot.api.security import Security
+    from fanshot.api.storage.game_events import MAX_STREAMS, MAX_STREAMS_PER_CLIENT, Followers
     from fanshot.scoring import warm
 
     follow_the_supervisor()
@@ -141,7 +146,8 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
     warm()
     security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
                                    os.environ.get(TOKEN_VARIABLE))
-    app = create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security,
+    most, per_client = map(int, os.environ.get(STREAMS_VARIABLE, f"{MAX_STREAMS} {MAX_STREAMS_PER_CLIENT}").split())
+    app = create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security, followers=Followers(most, per_client),
                      **{option: os.environ.get(variable) for option, variable in STORAGE_VARIABLES.items()})
     gc.freeze()
     return app
@@ -190,6 +196,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="on SIGTERM, how long requests in flight may take to finish (default 30)")
     parser.add_argument("--headers-timeout", type=float, default=10, metavar="SECONDS",
                         help="close a connection whose request's headers have not arrived within this (default 10)")
+    parser.add_argument("--body-timeout", type=float, default=60, metavar="SECONDS",
+                        help="close a connection whose request's body has not all arrived within this after its "
+                        "headers (default 60: a 20 MB photo at 3 Mbit/s)")
+    parser.add_argument("--max-streams", type=int, default=1000, metavar="N",
+                        help="event streams (live games) a server process keeps open in all (default 1000)")
+    parser.add_argument("--streams-per-client", type=int, default=16, metavar="N",
+                        help="event streams one client address may hold open (default 16); behind a reverse "
+                        "proxy, see README for --forwarded-allow-ips")
+    parser.add_argument("--forwarded-allow-ips", metavar="ADDRESSES",
+                        help="the reverse proxies whose X-Forwarded-For names the client, comma-separated (default: "
+                        "127.0.0.1, or $FORWARDED_ALLOW_IPS); then each user, not the proxy, has a client's share "
+                        "of event streams")
     parser.add_argument("--allowed-host", action="append", metavar="NAME",
                         help="a name the server answers to besides localhost and this machine's addresses "
                              "(e.g. the name a reverse proxy serves it under); repeatable")

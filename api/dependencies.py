@@ -118,9 +118,13 @@ def following(request: Request) -> AbstractContextManager[None]:
     has its share open already."""
     client = request.client.host if request.client else "-"
     followers: Followers = request.app.state.followers
-    if followers.full(client):
-        raise Refusal(429, "too_many_streams", f"this client follows {followers.most} games already; close one "
-                      "(or its page) first", headers={"Retry-After": "30"})
+    full = followers.full(client)
+    if full == "client":
+        raise Refusal(429, "too_many_streams", f"this client follows {followers.per_client} games already; close "
+                      "one (or its page) first", headers={"Retry-After": "30"})
+    if full == "server":
+        raise Refusal(503, "streams_full", f"the server has {followers.most} event streams open, as many as it "
+                      "keeps; try again shortly", headers={"Retry-After": "30"})
     return followers.following(client)
 
 

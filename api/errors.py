@@ -15,9 +15,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
+from fanshot.api.bodies import BadBody
 from fanshot.api.observability import REQUEST_ID
 from fanshot.api.schemas.common import ErrorResponse
-from fanshot.api.storage.images import ImagesUnavailable
+from fanshot.api.storage.images import ImagesUnavailable, PhotoNotStored
 from fanshot.api.storage.model_files import ModelFilesMissing
 from fanshot.scoring.errors import ScoringError
 from fanshot.vision.image import PhotoError
@@ -94,6 +95,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return errors(422, *({"code": "bad_request", "message": describe(item), **field_of(item)}
                              for item in error.errors()))
 
+    @app.exception_handler(BadBody)
+    async def bad_body(_: Request, error: BadBody) -> JSONResponse:
+        return errors(422, error.item)
+
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, error: HTTPException) -> JSONResponse:
         if error.status_code == 400:  # a body FastAPI cannot even decode (bad UTF-8, broken multipart)
@@ -107,9 +112,12 @@ def install_error_handlers(app: FastAPI) -> None:
         if error.errno not in STORAGE_ERRNOS:
             raise error  # on to the edge middleware (api/edge.py), which logs the traceback and answers 500
         log.warning("storage fault: %r", error)
-        return errors(503, {"code": "storage_unavailable", "message": "the server cannot store photos now (its "
-                            "disk is full or read-only); try again later"},
-                      headers={"Retry-After": STORAGE_RETRY_SECONDS})
+        return storage_unavailable("its disk is full or read-only")
+
+    @app.exception_handler(PhotoNotStored)
+    async def photo_not_stored(_: Request, error: PhotoNotStored) -> JSONResponse:
+        log.warning("image store: %s", error)
+        return storage_unavailable("its image store does not answer, or refuses the photo")
 
     @app.exception_handler(ImagesUnavailable)
     async def images_unavailable(_: Request, error: ImagesUnavailable) -> JSONResponse:
@@ -130,6 +138,11 @@ def install_error_handlers(app: FastAPI) -> None:
         log.warning("database fault: %r", error)
         return errors(503, {"code": "database_unavailable", "message": "the server's database cannot answer or "
                             "store now; try again later"}, headers={"Retry-After": STORAGE_RETRY_SECONDS})
+
+
+def storage_unavailable(why: str) -> JSONResponse:
+    return errors(503, {"code": "storage_unavailable", "message": f"the server cannot store photos now ({why}); "
+                        "try again later"}, headers={"Retry-After": STORAGE_RETRY_SECONDS})
 
 
 def internal_error() -> JSONResponse:

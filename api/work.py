@@ -5,7 +5,12 @@ Retry-After beyond it).
 A recognition decodes its photo, then takes one of the recogniser slots. Decoding holds a thread of the pool but no
 slot, and the pool has DECODERS threads more than slots: a photo slow to decode (the largest HEIC, a progressive
 JPEG of many scans: up to about 2 s here) holds its own thread while the photos behind it are decoded and read
-(issue 36: one slow photo held the only worker, and an upload sent after it waited 33 s)."""
+(issue 36: one slow photo held the only worker, and an upload sent after it waited 33 s).
+
+A photo whose decode is known to be costly before it starts (a progressive JPEG of many scans: scans × pixels,
+vision/image.py scan_work) is decoded in a lane of its own, SLOW_DECODERS threads: however many such photos come,
+they queue behind each other there, and every other photo is decoded at once beside them (issue 53: eight photos
+of many scans, each under the limits, delayed a normal upload by 15-41 s)."""
 
 from __future__ import annotations
 
@@ -28,6 +33,10 @@ Result = TypeVar("Result")
 WORKERS = max(1, (os.cpu_count() or 2) // 2)
 # Photos decoded beside the recognitions: each decoded photo waiting for a slot holds ~6 MB (1600×1200 RGB).
 DECODERS = 3
+SLOW_DECODERS = 1
+# Decode work (scans × pixels) past which a photo is decoded in the slow lane: a 20-megapixel phone photo saved
+# progressive (about ten scans) is under it; a photo of many scans or of many pixels and some scans is over.
+COSTLY_SCAN_PIXELS = 200_000_000
 QUEUE_LIMIT = 64  # waiting uploads: each holds its spooled file, no decoded pixels
 # Decodes share this much memory, whatever the number of threads: the largest photo (MAX_DECODE_BYTES) and, beside
 # it, a 12-megapixel HEIC (149 MB) or three 12-megapixel JPEGs (57 MB each), so that it delays no phone photo.
@@ -73,21 +82,24 @@ class RecognitionPool:
                  decode_budget: int = DECODE_BUDGET, metrics: Metrics | None = None) -> None:
         return_freed_photos()
         self.executor = ThreadPoolExecutor(workers + decoders, thread_name_prefix="recognition")
+        self.slow_lane = ThreadPoolExecutor(SLOW_DECODERS, thread_name_prefix="recognition-slow")
         self.slots = threading.Semaphore(workers)
         self.metrics = metrics  # its queue depth and running count, when given
         self.queue_limit, self.waiting = queue_limit, 0  # waiting: touched on the event loop only
         self.memory = MemoryBudget(decode_budget)
 
-    async def run(self, decode: Callable[[], Decoded], work: Callable[[Decoded], Result]) -> Result:
-        """`work(decode())` in the pool: `decode` as soon as a thread is free, `work` once a slot is."""
+    async def run(self, decode: Callable[[], Decoded], work: Callable[[Decoded], Result], *, costly: bool = False) \
+            -> Result:
+        """`work(decode())` in the pool: `decode` as soon as a thread is free (a thread of the slow lane when
+        `costly`), `work` once a slot is."""
         if self.waiting >= self.queue_limit:
             raise Refusal(503, "busy", f"{self.waiting} photos are waiting to be read; try again shortly",
                           {"Retry-After": str(RETRY_AFTER_S)})
         self.waiting += 1
         queued = Queued(self.metrics)
         try:
-            return await asyncio.get_running_loop().run_in_executor(self.executor, queued.run, decode, work,
-                                                                    self.slots)
+            executor = self.slow_lane if costly else self.executor
+            return await asyncio.get_running_loop().run_in_executor(executor, queued.run, decode, work, self.slots)
         finally:
             self.waiting -= 1
             queued.leave()  # withdrawn before it took a slot (the client went away): no longer waiting

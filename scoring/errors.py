@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 # code -> what it means. Every code has a test (tests/scoring/test_errors.py).
 ERROR_CODES = {
     "bad_request": "the request is not a JSON object of the documented shape",
@@ -33,7 +35,9 @@ class ScoringError(Exception):
         super().__init__(code, message)
         self.code = code
         self.message = message
-        self.detail = detail
+        # a value that is not finite is named, not repeated: JSON has no NaN or Infinity to print it with
+        self.detail = {key: value if not isinstance(value, float) or math.isfinite(value) else str(value)
+                       for key, value in detail.items()}
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

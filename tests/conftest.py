@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -39,6 +40,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if STORAGE_SERVERS.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: the rest keep their order
+
+
+@pytest.fixture(autouse=True)
+def sigpipe_as_it_was() -> Iterator[None]:
+    """A command run in-process (fanshot.cli main) restores SIGPIPE's default action, for a quiet `| head`; the test
+    run keeps its own, so that a later write to a closed socket is an error and not the end of the run (which
+    ended with exit 141, now and then, after tests/api/test_extras.py)."""
+    handler = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, handler)
 
 
 @pytest.fixture(scope="session")

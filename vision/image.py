@@ -135,6 +135,16 @@ def load_photo(data: bytes, *, max_side: int | None = None, reserve: Reserve = l
         return pixels
 
 
+def scan_work(data: bytes) -> int:
+    """A JPEG's decode work, known before decoding it: its scans times its pixels (each scan is a pass over every
+    block, however small the decode's output); 0 for any other photo, or a header that cannot be read."""
+    try:
+        image = _open(data)
+    except PhotoError:
+        return 0
+    return data.count(START_OF_SCAN) * image.width * image.height if is_jpeg(image) else 0
+
+
 def most_jpeg_scans(width: int, height: int) -> int:
     """The most scans a width×height JPEG may hold: each is a pass over every block (MAX_JPEG_SCAN_PIXELS)."""
     return min(MAX_JPEG_SCANS, MAX_JPEG_SCAN_PIXELS // max(1, width * height))

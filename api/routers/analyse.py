@@ -8,11 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.errors import scorer_refusals
 from fanshot.api.schemas.scoring import AnalyseRequestJSON, AnalyseResponse, scorer_input
 from fanshot.scoring.analysis import analyse as analyse_hand
 
-router = APIRouter(prefix="/v1/analyse", tags=["analyse"])
+router = APIRouter(prefix="/v1/analyse", tags=["analyse"], route_class=CheckedJsonRoute)
 
 
 @router.post("", response_model=AnalyseResponse)

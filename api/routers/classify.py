@@ -8,13 +8,14 @@ import numpy as np
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import ModelVersionsDep, RecognitionPoolDep, StoreDep, TileNamerDep
 from fanshot.api.errors import Refusal, error_responses
 from fanshot.api.schemas.recognitions import ClassifyRequest, NamedTile
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"], route_class=CheckedJsonRoute)
 
 
 @router.post("/{recognition_id}/classify", response_model=NamedTile,

@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import FollowingDep, GameEventsDep, GamesDep, StoppingDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses, scorer_refusals
 from fanshot.api.schemas.games import DrawHand, Game, GameCreate, HandInput, PlayedHand, WinHand
@@ -38,7 +39,7 @@ GameIfMatch = Annotated[str | None, Header(description="the game's ETag as read 
                                            "only if the game has not changed since (else 412 with the game now)")]
 # A hand's id: "h" and the game's version that recorded it, so an id is never given twice in a game.
 HandId = Annotated[str, Path(description="the hand's `id` (as the game lists it), not its number")]
-router = APIRouter(prefix="/v1/games", tags=["games"])
+router = APIRouter(prefix="/v1/games", tags=["games"], route_class=CheckedJsonRoute)
 
 
 def setup_of(game: StoredGame) -> Setup:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
 from fanshot.api.schemas.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
@@ -14,7 +15,7 @@ from fanshot.api.storage.model_files import ModelFilesMissing, etag, page_file
 from fanshot.api.storage.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
 from fanshot.api.storage.store import Store
 
-router = APIRouter(prefix="/v1/models", tags=["models"])
+router = APIRouter(prefix="/v1/models", tags=["models"], route_class=CheckedJsonRoute)
 SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly
 ACTIVE = "active"  # in a files address: whichever version is active now
 # An adapted version's files never change. The shipped models (`base`) change with a release of the app, under the

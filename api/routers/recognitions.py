@@ -6,12 +6,14 @@ import json
 import logging
 import time
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import numpy as np
 from fastapi import APIRouter, File, Header, Response, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import (
     MetricsDep,
     ModelLoaderDep,
@@ -26,11 +28,12 @@ from fanshot.api.schemas.scoring import scorer_input
 from fanshot.api.storage.frames import DamagedPhoto, framed, in_frame
 from fanshot.api.storage.model_versions import BASE
 from fanshot.api.storage.store import PreconditionFailed, entity_tag
+from fanshot.api.work import COSTLY_SCAN_PIXELS
 from fanshot.scoring import rules
 from fanshot.scoring.hand import Hand, parse_context, parse_hand
 from fanshot.scoring.tiles import sort_key
 from fanshot.scoring.validate import check_draft
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo, scan_work
 from fanshot.vision.layout import hand_of
 
 IfMatch = Annotated[str | None, Header(description="the ETag read with the recognition: the confirmation is "
@@ -40,7 +43,7 @@ PhotoUpload = Annotated[UploadFile, File(description="the photo: JPEG, PNG, WebP
 RECOGNITION_LINKS = {operation: {"operationId": operation, "parameters": {"recognition_id": "$response.body#/id"}}
                      for operation in ("get_recognition", "get_image", "confirm")}
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"])
+router = APIRouter(prefix="/v1/recognitions", tags=["recognitions"], route_class=CheckedJsonRoute)
 
 
 class Stopwatch:
@@ -112,6 +115,14 @@ def checked_hand(confirmation: Confirmation, recognition: dict[str, Any]) -> Any
     return hand
 
 
+def costly_decode(file: BinaryIO) -> bool:
+    """Whether the uploaded photo's decode is costly (api/work.py): read from its spooled file, then rewound."""
+    try:
+        return scan_work(file.read()) > COSTLY_SCAN_PIXELS
+    finally:
+        file.seek(0)
+
+
 @router.post("", status_code=201, response_model=Recognition,
              responses={201: {"links": RECOGNITION_LINKS}, **error_responses(413, 503)})
 async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: RecogniserDep, versions: ModelVersionsDep,
@@ -127,7 +138,7 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
         clock.lap("decode")
         return data, pixels
 
-    def read(decoded: tuple[bytes, np.ndarray]) -> dict[str, Any]:
+    def read(decoded: tuple[bytes, np.ndarray]) -> tuple[str, dict[str, Any], tuple[bytes, str, str]]:
         data, pixels = decoded
         clock.lap("queue")  # waiting for a recogniser's slot
         model = versions.active()  # per request: another instance or worker process may have switched it
@@ -140,15 +151,18 @@ async def create_recognition(photo: PhotoUpload, store: StoreDep, recognise: Rec
                 from missing
         clock.lap("recognise")
         height, width = pixels.shape[:2]
-        stored = store.add_recognition(result, *framed(data, width, height, lambda: pixels))
-        clock.lap("store")
-        # the recogniser's own stages within "recognise" (localise, classify)
-        stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
-                                   if stage != "total"}}
-        metrics.recognition(load_models() if model.id == BASE else model.id, stages)
-        return stored
+        return model.id, result, framed(data, width, height, lambda: pixels)
 
-    stored = await pool.run(decode, read)
+    costly = await run_in_threadpool(costly_decode, photo.file)
+    model_id, result, photo_file = await pool.run(decode, read, costly=costly)
+    # Stored after the slot is given back: a slow or hung image store holds no recogniser (issue 53); its wait is
+    # bounded (storage/images.py PhotoReads), then 503 storage_unavailable.
+    stored = await run_in_threadpool(store.add_recognition, result, *photo_file)
+    clock.lap("store")
+    # the recogniser's own stages within "recognise" (localise, classify)
+    stages = {**clock.laps, **{stage: ms / 1000 for stage, ms in result.get("timing_ms", {}).items()
+                               if stage != "total"}}
+    metrics.recognition(load_models() if model_id == BASE else model_id, stages)
     return JSONResponse({**stored, "confirmation": None}, status_code=201,
                         headers={"Location": f"/v1/recognitions/{stored['id']}"})
 

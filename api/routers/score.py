@@ -8,6 +8,7 @@ import orjson
 from fastapi import APIRouter, Request, Response
 
 from fanshot import scoring
+from fanshot.api.bodies import checked_json
 from fanshot.api.errors import Refusal, scorer_refusals
 from fanshot.api.schemas.common import inline_schema
 from fanshot.api.schemas.scoring import ScoreRequest, ScoreResponse, scorer_input
@@ -26,10 +27,7 @@ def json_body(content_type: str | None, body: bytes) -> Any:
                       "(Content-Type: application/json)")
     if not body:
         raise Refusal(422, "bad_request", "the body is empty; send the score request as a JSON object")
-    try:
-        return orjson.loads(body)
-    except orjson.JSONDecodeError as error:
-        raise Refusal(422, "bad_request", f"the body is not JSON: {error}") from None
+    return checked_json(body)
 
 
 @router.post("", response_model=ScoreResponse, openapi_extra={"requestBody": SCORE_BODY})

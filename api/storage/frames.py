@@ -2,7 +2,8 @@
 recogniser read it (the recognition's `image`, at most 1600 px a side), so that a box's pixels are the photo's
 pixels for every reader: the page, the dataset export, adaptation, any client of `GET .../image`. A JPEG or PNG
 already in that frame is kept as uploaded, less its private metadata (api/storage/privacy.py); any other photo as the
-pixels read: a PNG stays lossless, the rest becomes a JPEG."""
+pixels read: a PNG stays lossless, the rest becomes a JPEG. So does a JPEG or PNG whose metadata the cleaner cannot
+prove gone: it fails closed, and the pixels are re-encoded rather than the original stored."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ def framed(photo: bytes, width: int, height: int, pixels: Callable[[], np.ndarra
     image = Image.open(io.BytesIO(photo))
     kind = "JPEG" if image.format == "MPO" else image.format  # an MPO is a JPEG with more pictures appended
     upright = readable_exif(image).get(ORIENTATION, 1) == 1
-    if kind in KEPT_AS_UPLOADED and upright and image.size == (width, height):
-        return without_private_metadata(photo), *KEPT_AS_UPLOADED[kind]
+    if kind in KEPT_AS_UPLOADED and upright and image.size == (width, height) and \
+            (clean := without_private_metadata(photo)) is not None:
+        return clean, *KEPT_AS_UPLOADED[kind]
     encoded = io.BytesIO()
     if kind == "PNG":
         Image.fromarray(pixels()).save(encoded, "PNG")

@@ -150,18 +150,25 @@ class PostgresGameEvents:
 
 
 # A client following more games than this at once is refused: 2,000 idle streams from one client had slowed every
-# read to 2.9 s (issue 36). A table's phones follow one game each; a club's screen a few.
+# read to 2.9 s (issue 36). A table's phones follow one game each; a club's screen a few. Behind a reverse proxy
+# every user has the proxy's address, unless the server is told to trust its X-Forwarded-For (README).
 MAX_STREAMS_PER_CLIENT = 16
+# And all clients together (issue 53): each open stream is a connection and a task.
+MAX_STREAMS = 1000
 
 
 class Followers:
-    """The event streams open now, by client address (one process's count: each worker caps its own)."""
+    """The event streams open now, by client address (one process's count: each worker caps its own), at most
+    `per_client` for one address and `most` in all."""
 
-    def __init__(self, most: int = MAX_STREAMS_PER_CLIENT) -> None:
-        self.most, self.open, self.lock = most, Counter(), threading.Lock()
+    def __init__(self, most: int = MAX_STREAMS, per_client: int = MAX_STREAMS_PER_CLIENT) -> None:
+        self.most, self.per_client, self.open, self.lock = most, per_client, Counter(), threading.Lock()
 
-    def full(self, client: str) -> bool:
-        return self.open[client] >= self.most
+    def full(self, client: str) -> str | None:
+        """Why `client` may open no more streams now ("client": its own share, "server": every place), or None."""
+        if self.open[client] >= self.per_client:
+            return "client"
+        return "server" if self.open.total() >= self.most else None
 
     @contextmanager
     def following(self, client: str) -> Iterator[None]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 import weakref
 from collections.abc import Callable
@@ -17,14 +18,16 @@ from urllib.parse import urlparse
 
 from fanshot.api.storage.extras import import_scale_extra
 
-# Photo reads run in a few threads of their own, each waited on for at most READ_SECONDS, with at most
-# READS_WAITING queued or running: a hung or slow store then holds those threads only, never the pool every
-# route runs in (issue 36: 45 hung reads had taken all 40 threads, and no route answered).
-READ_THREADS = 8
-READS_WAITING = 16
-READ_SECONDS = 10.0
-# An object store that does not answer fails a request in seconds, not never (botocore's defaults: 60 s a read).
-S3_CONNECT_SECONDS, S3_READ_SECONDS, S3_ATTEMPTS = 3, 8, 2
+# Photo reads and writes run in a few threads of their own, each waited on for at most STORE_SECONDS, with at most
+# WAITING queued or running: a hung or slow store then holds those threads only, never the pool every route runs
+# in (issue 36: 45 hung reads had taken all 40 threads, and no route answered), nor a recognition slot (issue 53: a
+# hung store made each upload wait 18 s in turn, holding the slot).
+STORE_THREADS = 8
+WAITING = 16
+STORE_SECONDS = 10.0
+# An object store that does not answer fails a request in seconds, not never (botocore's defaults: 60 s a read):
+# two attempts end within about STORE_SECONDS, so a thread is not held long past its caller's wait.
+S3_CONNECT_SECONDS, S3_READ_SECONDS, S3_ATTEMPTS = 3, 4, 2
 READY_PROBE = ".ready-probe"  # what a readiness check writes, to know that photos can be stored
 
 
@@ -33,6 +36,11 @@ T = TypeVar("T")
 
 class ImagesUnavailable(Exception):
     """The image store cannot answer now: too many reads wait on it already, or it did not answer in time."""
+
+
+class PhotoNotStored(ImagesUnavailable):
+    """The image store did not take a photo: it refused it, did not answer in time, or too many writes wait on it
+    (503 storage_unavailable)."""
 
 
 class ImageStore(Protocol):
@@ -101,7 +109,12 @@ class S3Images:
         return f"{self.prefix}/{name}" if self.prefix else name
 
     def put(self, name: str, data: bytes) -> None:
-        self.client.put_object(Bucket=self.bucket, Key=self.key(name), Body=data)
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self.client.put_object(Bucket=self.bucket, Key=self.key(name), Body=data)
+        except (BotoCoreError, ClientError) as error:  # no connection, no answer in time, or a refusal
+            raise PhotoNotStored(f"the object store did not store {name}: {type(error).__name__}") from error
 
     def get(self, name: str) -> bytes | None:
         from botocore.exceptions import BotoCoreError
@@ -119,30 +132,33 @@ class S3Images:
 
 
 class PhotoReads:
-    """An image store whose reads and checks run in a bulkhead: threads of their own (`threads`), at most
-    `waiting` reads queued or running, each waited on for `seconds`. Beyond that, or after it,
-    `ImagesUnavailable` (503 images_unavailable); routes that need no photo keep answering. Writes go straight
-    through: an upload already waits in the recognition pool."""
+    """An image store whose reads, writes and checks run in a bulkhead: threads of their own (`threads`), at most
+    `waiting` calls queued or running, each waited on for `seconds`. Beyond that, or after it, `ImagesUnavailable`
+    (503 images_unavailable), `PhotoNotStored` for a write (503 storage_unavailable); routes that need no photo
+    keep answering."""
 
-    def __init__(self, store: ImageStore, threads: int = READ_THREADS, waiting: int = READS_WAITING,
-                 seconds: float = READ_SECONDS) -> None:
+    def __init__(self, store: ImageStore, threads: int = STORE_THREADS, waiting: int = WAITING,
+                 seconds: float = STORE_SECONDS) -> None:
         self.store, self.seconds = store, seconds
-        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="photo-read")
+        self.pool = ThreadPoolExecutor(threads, thread_name_prefix="photo-store")
         weakref.finalize(self, self.pool.shutdown, wait=False)  # its idle threads end with it
         self.places = threading.BoundedSemaphore(waiting)
 
     def put(self, name: str, data: bytes) -> None:
-        self.store.put(name, data)
+        # A write waits for a place, within its time: uploads finish in bursts, and a stored photo is the point
+        self._bounded(PhotoNotStored, self.store.put, name, data, patient=True)
 
     def get(self, name: str) -> bytes | None:
-        return self._bounded(self.store.get, name)
+        return self._bounded(ImagesUnavailable, self.store.get, name)
 
     def check(self) -> None:
-        self._bounded(self.store.check)
+        self._bounded(ImagesUnavailable, self.store.check)
 
-    def _bounded(self, call: Callable[..., T], *args: object) -> T:
-        if not self.places.acquire(blocking=False):
-            raise ImagesUnavailable("too many photo reads are waiting on the image store")
+    def _bounded(self, fault: type[ImagesUnavailable], call: Callable[..., T], *args: object,
+                 patient: bool = False) -> T:
+        deadline = time.monotonic() + self.seconds
+        if not self.places.acquire(timeout=self.seconds if patient else 0):
+            raise fault("too many photo reads and writes are waiting on the image store")
         try:
             future = self.pool.submit(call, *args)
         except BaseException:
@@ -150,9 +166,9 @@ class PhotoReads:
             raise
         future.add_done_callback(lambda _: self.places.release())  # when the store answers, however late
         try:
-            return future.result(timeout=self.seconds)
+            return future.result(timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
-            raise ImagesUnavailable(f"the image store did not answer within {self.seconds:g} s") from None
+            raise fault(f"the image store did not answer within {self.seconds:g} s") from None
 
 
 def open_images(url: str, s3_endpoint_url: str | None = None) -> ImageStore:

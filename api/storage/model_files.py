@@ -56,6 +56,15 @@ def safe_name(name: str) -> bool:
     return bool(name) and not path.is_absolute() and ".." not in path.parts
 
 
+def missing_files(folder: Path) -> list[str]:
+    """The files a models folder lacks: its vision.json (or one that cannot be read), or a model that names."""
+    try:
+        named = VisionFile.read(folder).files()
+    except (OSError, ValueError):
+        return [VISION_JSON]
+    return sorted(name for name in named if not (folder / name).is_file())
+
+
 def page_file(folder: Path, name: str) -> Path | None:
     """A models folder's file that the page may fetch: vision.json and the models it names; None for any other."""
     if name == VISION_JSON:

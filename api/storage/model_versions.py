@@ -18,24 +18,23 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
 
-from fanshot.api.storage.database import adapt_jobs, is_sqlite, model_settings, model_versions, reading, writing
+from fanshot.api.storage.database import adapt_jobs, model_settings, model_versions, reading, writing
 from fanshot.api.storage.export import labelled_files, stored_photo
 from fanshot.api.storage.images import ImageStore
-from fanshot.api.storage.model_files import ModelFiles
+from fanshot.api.storage.model_files import ModelFiles, ModelFilesMissing, missing_files
+from fanshot.api.storage.run_lock import Held, try_run_lock
 from fanshot.api.storage.store import Example, now
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
 
 BASE = "base"
 MIN_EXAMPLES = 2
-JOB_LOCK = 7254  # PostgreSQL advisory lock: one adaptation starts at a time across every instance
-STALE = timedelta(minutes=15)  # far longer than any step of an adaptation goes without reporting progress
+SCRATCH_PREFIX = "fanshot-adapt-"
 Adapter = Callable[..., dict[str, Any]]  # vision.training.adapt.adapt's signature
 
 
@@ -109,6 +108,16 @@ class ModelVersions:
         version_id = self.active_id()
         return Version(BASE, self.base) if version_id == BASE else Version(version_id, self.files.folder(version_id))
 
+    def check_active(self) -> str:
+        """The active version's id once its files are here (fetched first if this instance lacks them); raises
+        ModelFilesMissing if any is missing (issue 53: /readyz said ready while every upload was 503). The shipped
+        models are checked by loading them (api/dependencies.py load_shipped_models)."""
+        version = self.active()
+        if version.id != BASE and version.folder is not None and (missing := missing_files(version.folder)):
+            raise ModelFilesMissing(version.id, f"model version {version.id}'s files {', '.join(missing)} are "
+                                    f"missing from {version.folder}")
+        return version.id
+
     def folder_of(self, version_id: str) -> Path | None:
         """The local folder of a version's files (fetched here first if this instance lacks them); None for an
         unknown version."""
@@ -174,22 +183,45 @@ class ModelVersions:
         """Start adapting the base models to `examples` in a background thread; the new job."""
         if len(examples) < MIN_EXAMPLES:
             raise NotEnough(f"{len(examples)} confirmed photo(s); adapting needs at least {MIN_EXAMPLES}")
-        job_id, stamp = uuid.uuid4().hex, now()
-        unfinished = adapt_jobs.c.state.in_(("queued", "running"))
-        with writing(self.engine) as db:  # one running job across every process (SQLite: BEGIN IMMEDIATE)
-            if not is_sqlite(db):
-                db.exec_driver_sql(f"SELECT pg_advisory_xact_lock({JOB_LOCK})")
-            # A job whose process ended (a restart) stops updating its row: after STALE it no longer blocks.
-            db.execute(update(adapt_jobs).where(unfinished, adapt_jobs.c.updated_at
-                                                < (datetime.now(UTC) - STALE).isoformat(timespec="milliseconds"))
-                       .values(state="failed", message="interrupted: its server process ended"))
-            if db.execute(select(adapt_jobs.c.id).where(unfinished)).first() is not None:
-                raise Busy("an adaptation is already running")
-            db.execute(insert(adapt_jobs).values(id=job_id, created_at=stamp, updated_at=stamp, state="queued",
-                                                 progress=0.0, message="queued"))
-        threading.Thread(target=self._run, args=(job_id, examples, adapter), daemon=True,
-                         name=f"adapt-{job_id}").start()
+        # taken here, before the job is recorded: no sweep may fail it before it runs
+        lock = try_run_lock(self.engine, self.files.cache.parent)
+        if lock is None:
+            raise Busy("an adaptation is already running")
+        try:
+            self._fail_orphans()
+            job_id, stamp = uuid.uuid4().hex, now()
+            with writing(self.engine) as db:
+                db.execute(insert(adapt_jobs).values(id=job_id, created_at=stamp, updated_at=stamp, state="queued",
+                                                     progress=0.0, message="queued"))
+            threading.Thread(target=self._run, args=(job_id, examples, adapter, lock), daemon=True,
+                             name=f"adapt-{job_id}").start()
+        except BaseException:
+            lock.release()
+            raise
         return self.job(job_id)  # type: ignore[return-value]
+
+    def recover(self) -> None:
+        """At start-up: fail the jobs whose process is gone, and remove their scratch folders, unless a running
+        adaptation (another instance's, or another worker's) holds the lock."""
+        lock = try_run_lock(self.engine, self.files.cache.parent)
+        if lock is not None:
+            try:
+                self._fail_orphans()
+            finally:
+                lock.release()
+
+    def _fail_orphans(self) -> None:
+        """With the adaptation lock held: no unfinished job has a process left. Mark them failed; remove what they
+        left here (scratch folders, a new version's unpublished files)."""
+        unfinished = adapt_jobs.c.state.in_(("queued", "running"))
+        with reading(self.engine) as db:
+            orphans = db.execute(select(adapt_jobs.c.id).where(unfinished)).first() is not None
+        if orphans:  # written only then: a read-only database still opens (its check then says why)
+            with writing(self.engine) as db:
+                db.execute(update(adapt_jobs).where(unfinished).values(
+                    state="failed", updated_at=now(), message="interrupted: its server process ended"))
+        for left in [*self.files.cache.glob(f".{SCRATCH_PREFIX}*"), *self.files.cache.glob(".*.new")]:
+            shutil.rmtree(left, ignore_errors=True)
 
     def job(self, job_id: str) -> dict[str, Any] | None:
         with reading(self.engine) as db:
@@ -207,12 +239,19 @@ class ModelVersions:
         with writing(self.engine) as db:
             db.execute(update(adapt_jobs).where(adapt_jobs.c.id == job_id).values(**fields))
 
-    def _run(self, job_id: str, examples: list[Example], adapter: Adapter) -> None:
+    def _run(self, job_id: str, examples: list[Example], adapter: Adapter, lock: Held) -> None:
+        try:
+            self._adapt(job_id, examples, adapter)
+        finally:
+            lock.release()
+
+    def _adapt(self, job_id: str, examples: list[Example], adapter: Adapter) -> None:
         self._update(job_id, state="running", message="exporting the confirmed photos")
         version_id = uuid.uuid4().hex[:12]
         out = self.files.staging(version_id)
         try:
-            with tempfile.TemporaryDirectory(prefix="fanshot-adapt-") as scratch:
+            # beside the model folders, hidden: what a process ended mid-way leaves is found and removed (recover)
+            with tempfile.TemporaryDirectory(prefix=f".{SCRATCH_PREFIX}", dir=self.files.cache) as scratch:
                 data = Path(scratch) / "data"
                 for example in examples:
                     for name, content in labelled_files(example, stored_photo(example, self.images)):

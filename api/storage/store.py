@@ -13,11 +13,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, false, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 
 from fanshot.api.storage.database import (
     confirmations,
     is_sqlite,
+    model_settings,
     open_database,
     reading,
     recognitions,
@@ -26,7 +27,7 @@ from fanshot.api.storage.database import (
     upgrade,
     writing,
 )
-from fanshot.api.storage.images import ImageStore, PhotoReads, open_images
+from fanshot.api.storage.images import READY_PROBE, ImageStore, PhotoReads, open_images
 
 DATABASE_FILE = "fanshot.sqlite3"
 
@@ -83,10 +84,13 @@ class Store:
         self.images: ImageStore = PhotoReads(open_images(images_url or str(root / "images"), s3_endpoint_url))
 
     def check_database(self) -> None:
-        """Raise unless the database takes writes now: an update that changes no row is still a write, which a
-        read-only database (a file, a mount, a standby) refuses."""
+        """Raise unless the database takes writes now: a row written and removed in one committed transaction. A
+        real write: an update that changed no row passed on database files made immutable under an open
+        connection, while every upload failed (issue 53)."""
+        probe = f"{READY_PROBE}-{uuid.uuid4().hex}"
         with writing(self.engine) as db:
-            db.execute(update(recognitions).where(false()).values(id=recognitions.c.id))
+            db.execute(insert(model_settings).values(key=probe, value=""))
+            db.execute(delete(model_settings).where(model_settings.c.key == probe))
 
     def check_images(self) -> None:
         self.images.check()

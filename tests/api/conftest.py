@@ -114,9 +114,11 @@ def storage(request: pytest.FixtureRequest) -> dict[str, str]:
 
 
 @pytest.fixture
-def client(tmp_path: Path, storage: dict[str, str]) -> TestClient:
-    return local_client(create_app(tmp_path / "data", **storage, recognise=fake_recognise,
-                                   name_tile=fake_name_tile, load_models=fake_load_models))
+def client(tmp_path: Path, storage: dict[str, str]) -> Iterator[TestClient]:
+    client = local_client(create_app(tmp_path / "data", **storage, recognise=fake_recognise,
+                                     name_tile=fake_name_tile, load_models=fake_load_models))
+    yield client
+    client.app.state.store.engine.dispose()  # its pooled connections: the PostgreSQL cluster allows 200 in all
 
 
 def local_client(app: FastAPI, **options: Any) -> TestClient:

@@ -239,13 +239,13 @@ def test_a_bad_game_is_refused(client, body, code):
     assert response.json()["errors"][0]["code"] == code
 
 
-@pytest.mark.parametrize("name", [r"\ud800", r"Bo\u0007"])
-def test_a_name_that_is_not_plain_text_is_refused(client, name):
+@pytest.mark.parametrize(("name", "code"), [(r"\ud800", "bad_text"), (r"Bo\u0007", "bad_request")])
+def test_a_name_that_is_not_plain_text_is_refused(client, name, code):
     # issue 36: a lone surrogate was stored, and every later read and export of the game failed
     body = b'{"players": ["Ann", "' + name.encode() + b'", "Cai", "Dee"]}'  # raw: JSON escapes, as a client sent
     response = client.post("/v1/games", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 422, response.text
-    assert response.json()["errors"][0]["code"] == "bad_request" and "players[1]" in response.text
+    assert response.json()["errors"][0]["code"] == code and "players[1]" in response.text  # surrogates: issue 53
 
 
 @pytest.mark.parametrize(("hand", "code", "message"), [
@@ -439,3 +439,26 @@ def test_a_draw_records_and_pays_the_kongs_of_every_player_in_tuidaohu(client):
     wrong = client.post(f"/v1/games/{game['id']}/hands", json={"kind": "draw", "kongs": [
         {"player": 2, "kind": "exposed"}]})
     assert wrong.status_code == 422 and "kongs[0].from" in wrong.json()["errors"][0]["message"]
+
+
+def stream_from(address: str, url: str, stack: contextlib.ExitStack) -> httpx.Response:
+    client = stack.enter_context(httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=20))
+    return stack.enter_context(client.stream("GET", url))
+
+
+@pytest.mark.server
+def test_event_streams_are_capped_per_client_and_in_all_both_as_configured(tmp_path):
+    # issue 53: with a cap per address only, every user behind a reverse proxy shared its 16
+    with served(tmp_path, "--max-streams", "3", "--streams-per-client", "2") as base:
+        url = f"{base}/v1/games/{new_game(httpx.Client(base_url=base))['id']}/events"
+        with contextlib.ExitStack() as open_streams:
+            assert [stream_from("127.0.0.1", url, open_streams).status_code for _ in range(2)] == [200, 200]
+            refused = httpx.get(url, timeout=20)
+            assert (refused.status_code, refused.json()["errors"][0]["code"]) == (429, "too_many_streams")
+            assert stream_from("127.0.0.2", url, open_streams).status_code == 200  # another client: a place left
+            full = stream_from("127.0.0.3", url, open_streams)
+            full.read()
+            assert (full.status_code, full.json()["errors"][0]["code"]) == (503, "streams_full")
+            assert full.headers["Retry-After"] == "30"
+        with httpx.stream("GET", url, timeout=20) as again:  # closed streams give their places back
+            assert again.status_code == 200

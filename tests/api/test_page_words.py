@@ -13,8 +13,9 @@ from fanshot.scoring.errors import ERROR_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 # The codes the API and the photo reader raise themselves, read from their source so a new one cannot be missed:
-# Refusal(422, "code", ...), PhotoError("code", ...), the guard's refusal(401, "code", ...), {"code": "code", ...}.
-RAISED = re.compile(r"(?:Refusal\(\d+|refusal\(\d+|PhotoError\()\s*,?\s*\"(\w+)\"|\"code\": \"(\w+)\"")
+# Refusal(422, "code", ...), PhotoError("code", ...), BadBody("code", ...), the guard's refusal(401, "code", ...),
+# {"code": "code", ...}.
+RAISED = re.compile(r"(?:Refusal\(\d+|refusal\(\d+|PhotoError\(|BadBody\()\s*,?\s*\"(\w+)\"|\"code\": \"(\w+)\"")
 # The reasons the scorer gives in an error's detail (docs/API.md "Errors"): reason="..." or _at(field, "...").
 REASONS = re.compile(r"reason=\"(\w+)\"|_at\(field, \"(\w+)\"")
 # The server's catch-all ("internal"), the page's own lost connection ("network") and an answer that is not the
@@ -37,7 +38,8 @@ def scorer_reasons() -> set[str]:
 
 def test_the_raised_codes_and_reasons_are_found():
     assert {"not_found", "unknown_recognition", "bad_box", "truncated", "too_many_pixels", "unauthorized",
-            "cross_origin", "unknown_host", "storage_unavailable"} <= raised_codes()
+            "cross_origin", "unknown_host", "storage_unavailable", "too_deep", "bad_text",
+            "streams_full"} <= raised_codes()
     assert {"count", "range", "needs_win", "not_a_tile", "no_suit", "size"} <= scorer_reasons()
 
 

@@ -6,7 +6,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from PIL import ExifTags, Image, PngImagePlugin
+from PIL import ExifTags, Image, PngImagePlugin, UnidentifiedImageError
 
 from fanshot.api.storage.privacy import without_private_metadata
 from tests.api.test_recognitions import confirmed_upload
@@ -87,9 +87,11 @@ def test_the_further_pictures_of_an_mpo_go_with_their_own_exif():
     assert Image.open(io.BytesIO(clean)).format == "JPEG"
 
 
-@pytest.mark.parametrize("other", [b"", b"GIF89a...", b"\xff\xd8\xff\xe1\x00"], ids=["empty", "gif", "cut jpeg"])
-def test_bytes_it_does_not_follow_come_back_as_they_are(other):
-    assert without_private_metadata(other) == other
+@pytest.mark.parametrize("other", [b"", b"GIF89a...", b"\xff\xd8\xff\xe1\x00", private_jpeg()[:-500],
+                                   private_png()[:-30]], ids=["empty", "gif", "cut jpeg", "jpeg without its end",
+                                                              "png without its end"])
+def test_bytes_it_does_not_follow_are_not_passed_on(other):
+    assert without_private_metadata(other) is None  # the caller re-encodes the pixels, or refuses the photo
 
 
 @pytest.mark.storage
@@ -113,3 +115,80 @@ def test_photos_stored_with_their_metadata_before_it_was_removed_are_served_and_
     assert leaks(client.get(f"/v1/recognitions/{created['id']}/image").content) == []
     archive = zipfile.ZipFile(io.BytesIO(client.get("/v1/datasets/export?format=yolo").content))
     assert leaks(archive.read(f"images/{created['id']}.jpg")) == []
+
+
+# Issue 53: the probe's nine photos. A cleaner that cannot follow a file must re-encode it, never store it as sent.
+MAKE = b"FanshotCam"
+
+
+def located_exif() -> Image.Exif:
+    exif = private_exif(orientation=1)  # upright, so a JPEG or PNG in the frame of its boxes is kept, cleaned
+    exif[ExifTags.Base.Make] = MAKE.decode()
+    return exif
+
+
+def located(fmt: str, **save) -> bytes:
+    buffer = io.BytesIO()
+    picture().save(buffer, fmt, exif=located_exif(), **save)
+    return buffer.getvalue()
+
+
+def before_app1(extra: bytes) -> bytes:
+    photo = located("JPEG")
+    at = photo.index(b"\xff\xe1")
+    return photo[:at] + extra + photo[at:]
+
+
+LOCATED = {"jpeg": lambda: located("JPEG"), "progressive jpeg": lambda: located("JPEG", progressive=True),
+           "stray bytes before APP1": lambda: before_app1(b"\x00\x13\x37"),
+           "RST0 before APP1": lambda: before_app1(b"\xff\xd0"),
+           "png": lambda: located("PNG"), "webp": lambda: located("WEBP", lossless=True),
+           "heic": lambda: located("HEIF", quality=-1), "tiff": lambda: located("TIFF")}
+
+
+def location_leaks(photo: bytes) -> list[str]:
+    """What of the GPS position, camera make and owner's name the photo still tells, by its EXIF or its bytes."""
+    try:
+        exif = Image.open(io.BytesIO(photo)).getexif()
+    except UnidentifiedImageError:
+        exif = Image.Exif()
+    found = ["GPS"] if exif.get_ifd(ExifTags.IFD.GPSInfo) else []
+    found += [name for name, tag in (("Make", ExifTags.Base.Make), ("Artist", ExifTags.Base.Artist)) if tag in exif]
+    return found + [secret.decode() for secret in (MAKE, b"Wong Kar Fai") if secret in photo]
+
+
+@pytest.mark.parametrize("variant", [*LOCATED, "TEM before APP1"])
+def test_every_probe_variant_tells_where_it_was_taken(variant):
+    photo = LOCATED[variant]() if variant in LOCATED else before_app1(b"\xff\x01")
+    assert location_leaks(photo) != []  # so a clean result below is the cleaner's work
+
+
+@pytest.mark.parametrize("extra", [b"\x00\x13\x37", b"\xff\x01", b"\xff\xd0"], ids=["stray bytes", "TEM", "RST0"])
+def test_a_jpeg_the_cleaner_cannot_follow_is_not_passed_on(extra):
+    assert without_private_metadata(before_app1(extra)) is None  # the caller re-encodes its pixels
+
+
+def test_a_segment_between_scans_is_not_passed_on():
+    photo = located("JPEG", progressive=True)
+    second_scan = photo.index(b"\xff\xda", photo.index(b"\xff\xda") + 2)
+    comment = b"\xff\xfe\x00\x0eWong Kar Fai"
+    assert without_private_metadata(photo[:second_scan] + comment + photo[second_scan:]) is None
+
+
+@pytest.mark.storage
+@pytest.mark.parametrize("variant", LOCATED)
+def test_no_probe_variant_is_stored_served_or_exported_with_its_location(client, variant):
+    created = confirmed_upload(client, LOCATED[variant]())
+    stored, _ = client.app.state.store.image(created["id"])
+    served = client.get(f"/v1/recognitions/{created['id']}/image").content
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/v1/datasets/export?format=yolo").content))
+    [exported] = [name for name in archive.namelist() if name.startswith("images/")]
+    assert {"stored": location_leaks(stored), "served": location_leaks(served),
+            "exported": location_leaks(archive.read(exported))} == {"stored": [], "served": [], "exported": []}
+
+
+@pytest.mark.storage
+def test_a_jpeg_with_a_tem_marker_before_app1_is_refused_and_nothing_kept(client):
+    response = client.post("/v1/recognitions", files={"photo": ("hand.jpg", before_app1(b"\xff\x01"))})
+    assert response.status_code == 422 and response.json()["errors"][0]["code"] == "not_an_image"
+    assert client.app.state.store.examples() == [] and client.app.state.store.confirmed_count() == 0

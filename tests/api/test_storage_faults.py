@@ -17,6 +17,7 @@ from sqlalchemy.exc import OperationalError
 
 from fanshot.api.app import create_app
 from fanshot.api.storage.images import PhotoReads
+from fanshot.api.work import RecognitionPool
 from tests.api.conftest import fake_load_models, fake_name_tile, fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.api.test_score import REQUEST
@@ -134,7 +135,10 @@ def test_readyz_is_503_when_the_database_takes_no_writes(tmp_path):
 
 
 def test_readyz_is_503_when_photos_cannot_be_written(app, monkeypatch):
+    from fanshot.api import readiness
     from fanshot.api.storage import images
+
+    monkeypatch.setattr(readiness, "FRESH_SECONDS", 0)  # each ask checks again
 
     def full_disk(path, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -155,3 +159,94 @@ def test_a_server_on_a_read_only_database_refuses_to_start(tmp_path):
     assert started.returncode == 2
     assert started.stderr.strip().splitlines() == ["error: (sqlite3.OperationalError) attempt to write a readonly "
                                                    "database"]
+
+
+# Issue 53 item 2: a hung object store made each upload wait 18 s in turn, holding the recogniser's slot, and
+# answered 500 (botocore's ReadTimeoutError).
+
+class HungWrites(HungImages):
+    """An image store whose writes do not answer until told to."""
+
+    def __init__(self, images) -> None:
+        super().__init__(images)
+        self.writing = threading.Event()
+
+    def put(self, name: str, data: bytes) -> None:
+        self.writing.set()
+        self.answer.wait(30)
+        self.images.put(name, data)
+
+
+def upload(client, answers: list) -> threading.Thread:
+    def send() -> None:
+        answers.append(client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())}))
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    return thread
+
+
+def test_a_photo_waiting_on_a_hung_store_holds_no_recogniser_slot(tmp_path):
+    read = []
+
+    def counting_recognise(image, models_dir, original=None):
+        read.append(len(read))
+        return fake_recognise(image, models_dir)
+
+    app = create_app(tmp_path, recognise=counting_recognise, load_models=fake_load_models)
+    app.state.recognition_pool = RecognitionPool(workers=1)
+    hung = HungWrites(app.state.store.images.store)
+    app.state.store.images = PhotoReads(hung, seconds=30)
+    answers: list = []
+    with local_client(app) as client:
+        first = upload(client, answers)
+        try:
+            assert hung.writing.wait(10)  # the first photo is read and waits on the store
+            second = upload(client, answers)
+            deadline = time.monotonic() + 10
+            while len(read) < 2 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert len(read) == 2 and answers == []  # the second was read while the first still waited
+        finally:
+            hung.answer.set()
+        first.join()
+        second.join()
+    assert [answer.status_code for answer in answers] == [201, 201]
+
+
+def test_a_write_the_store_does_not_answer_is_a_503_storage_unavailable_with_retry_after(app):
+    hung = HungWrites(app.state.store.images.store)
+    app.state.store.images = PhotoReads(hung, seconds=0.2)
+    client = local_client(app)
+    try:
+        response = client.post("/v1/recognitions", files={"photo": ("x.jpg", jpeg())})
+    finally:
+        hung.answer.set()
+    assert response.status_code == 503, response.text
+    assert response.json()["errors"][0]["code"] == "storage_unavailable" and response.headers["Retry-After"] == "30"
+
+
+@pytest.fixture
+def silent_object_store(monkeypatch):
+    """The endpoint URL of an 'object store' that accepts connections and never answers, botocore's read timeout
+    cut to half a second."""
+    pytest.importorskip("boto3", reason="the scale extra (boto3) is not installed")
+    from fanshot.api.storage import images
+
+    monkeypatch.setattr(images, "S3_READ_SECONDS", 0.5)
+    for name, value in (("AWS_ACCESS_KEY_ID", "test"), ("AWS_SECRET_ACCESS_KEY", "test"),
+                        ("AWS_DEFAULT_REGION", "us-east-1")):
+        monkeypatch.setenv(name, value)
+    with socket.socket() as silent:  # listens, accepts, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        yield f"http://127.0.0.1:{silent.getsockname()[1]}"
+
+
+def test_an_upload_to_an_object_store_that_never_answers_is_a_503_not_a_500(tmp_path, silent_object_store):
+    app = create_app(tmp_path, images_url="s3://photos", s3_endpoint_url=silent_object_store,
+                     recognise=fake_recognise, load_models=fake_load_models)
+    response = local_client(app, raise_server_exceptions=False).post("/v1/recognitions",
+                                                                     files={"photo": ("x.jpg", jpeg())})
+    assert response.status_code == 503, response.text
+    assert response.json()["errors"][0]["code"] == "storage_unavailable" and response.headers["Retry-After"] == "30"

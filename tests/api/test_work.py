@@ -10,8 +10,8 @@ import pytest
 
 from fanshot.api.app import create_app
 from fanshot.api.routers import recognitions
-from fanshot.api.work import MemoryBudget, RecognitionPool
-from fanshot.vision.image import load_photo
+from fanshot.api.work import COSTLY_SCAN_PIXELS, MemoryBudget, RecognitionPool
+from fanshot.vision.image import load_photo, scan_work
 from tests.api.conftest import fake_recognise, jpeg, local_client
 from tests.api.test_recognitions import confirmation_of
 from tests.vision.test_image import scan_bomb
@@ -132,3 +132,28 @@ def test_the_memory_budget_lets_only_what_fits_decode_at_once():
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(decode, [60, 30, 50, 70, 10, 40, 100, 20] * 4))
     assert most[0] <= 100 and budget.free == 100
+
+
+@pytest.mark.slow
+def test_a_normal_upload_after_eight_scan_bombs_under_the_limits_is_decoded_beside_them(tmp_path, monkeypatch):
+    # issue 53: eight progressive JPEGs of many scans, each allowed, delayed a normal upload by 15-41 s (one worker)
+    bomb, normal = scan_bomb(38, (3000, 2000)), jpeg()  # 47 scans of 6 megapixels: allowed (48), ~0.5 s each here
+    assert scan_work(bomb) > COSTLY_SCAN_PIXELS >= scan_work(normal)
+    decodes: list[str] = []  # the order decodes start in
+
+    def recorded_decode(data, **options):
+        decodes.append("bomb" if data == bomb else "normal")
+        return load_photo(data, **options)
+
+    monkeypatch.setattr(recognitions, "load_photo", recorded_decode)
+    client = one_slot_app(tmp_path)
+    with ThreadPoolExecutor(9) as background:
+        bombs = [background.submit(client.post, "/v1/recognitions", files={"photo": ("b.jpg", bomb, "image/jpeg")})
+                 for _ in range(8)]
+        while client.app.state.recognition_pool.waiting < 8 or not decodes:  # every bomb is in, one decoding
+            time.sleep(0.01)
+        assert upload(client).status_code == 201
+        assert [sent.result(timeout=120).status_code for sent in bombs] == [201] * 8
+    # the normal photo was decoded beside the bombs, not after those the pool's threads held: at most the bomb
+    # being decoded when it came, and the next, started first (was: 4 and more, one per thread of the pool)
+    assert decodes.index("normal") <= 2, decodes

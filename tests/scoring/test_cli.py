@@ -327,6 +327,18 @@ def test_waits_refusals_exit_2(capsys, args, code) -> None:
     assert capsys.readouterr().err.startswith(f"error: {code}: ")
 
 
+@pytest.mark.parametrize("stake", ["NaN", "Infinity", "-Infinity", "1e309"])
+def test_a_stake_that_is_not_finite_is_refused_in_json_that_renders(capsys, monkeypatch, stake) -> None:
+    # issue 53: the refusal printed `"given": NaN`, which no JSON reader takes
+    request = '{"hand": {"concealed": "123m456p789s11122z", "winning_tile": "2z"}, "context": {"stake": {"unit": %s}}}'
+    monkeypatch.setattr("sys.stdin", io.StringIO(request % stake))
+    assert main(["score", "--json"]) == 2
+    refusal = json.loads(capsys.readouterr().out, parse_constant=lambda token: pytest.fail(f"printed {token}"))
+    [error] = refusal["errors"]
+    assert (error["code"], error["detail"]["field"], error["detail"]["given"]) == (
+        "bad_context", "context.stake.unit", str(float(stake.replace("Infinity", "inf"))))
+
+
 def test_score_hongkong_in_notation(capsys) -> None:
     """`fanshot score --ruleset hongkong`: Traditional names, the half-spicy points, 全銃 (docs/RULES.md rule set 5)."""
     args = ["score", "--ruleset", "hongkong", "555z666z777z123m11p", "--win", "discard", "--discarder", "3z",

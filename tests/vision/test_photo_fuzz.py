@@ -59,6 +59,8 @@ def test_photos_with_damaged_exif_are_read_or_refused_and_never_crash(fmt):
             continue
         assert pixels.shape[2] == 3 and set(pixels.shape[:2]) == {48, 64}
         clean = without_private_metadata(photo)
+        if clean is None:  # the filter could not follow it: stored re-encoded (storage/frames.py)
+            continue
         assert load_photo(clean, max_side=1600).shape == pixels.shape  # the same frame after the filter
         exported, _, _ = in_frame(clean, {"width": pixels.shape[1], "height": pixels.shape[0]})
         assert Image.open(io.BytesIO(exported)).size == (pixels.shape[1], pixels.shape[0])

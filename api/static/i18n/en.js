@@ -173,6 +173,11 @@ export const WORDS = {
     database_unavailable: "The server cannot save right now: try again in a minute.",
     images_unavailable: "The server cannot read photos right now: try again in a minute.",
     too_many_streams: "This device follows too many games at once: close some of their pages.",
+    // issue 53
+    streams_full: "The server follows as many games live as it can: the page tries again shortly.",
+    too_deep: "The request is nested too deeply to read: reload the page and try again.",
+    bad_number: "A number is not a real number (infinite or not a number): type it again.",
+    bad_text: "Some text holds a broken character: type it again.",
     bad_box: "A box lies outside the photo.",
     hand_disagrees: "The hand sent is not the one its tiles make: reload the photo and save again.",
     precondition_failed: "This photo was saved elsewhere meanwhile: reload to see it.",

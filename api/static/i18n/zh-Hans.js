@@ -170,6 +170,11 @@ export const WORDS = {
     database_unavailable: "服务器现在无法保存：请一分钟后再试。",
     images_unavailable: "服务器现在无法读取照片：请一分钟后再试。",
     too_many_streams: "这台设备同时关注的牌局太多：请关掉一些牌局页面。",
+    // issue 53
+    streams_full: "服务器同时直播的牌局已满：页面稍后会自动重试。",
+    too_deep: "请求嵌套太深，无法读取：请重新载入页面再试。",
+    bad_number: "有个数字无效（无穷大或不是数字）：请重新输入。",
+    bad_text: "有些文字含有损坏的字符：请重新输入。",
     bad_box: "有一个框在照片外面。",
     hand_disagrees: "发送的手牌和它的牌对不上：请重新载入照片再保存。",
     precondition_failed: "这张照片刚在别处保存过：请重新载入查看。",
