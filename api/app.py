@@ -54,9 +54,10 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
                s3_endpoint_url: str | None = None, recognise: Recogniser = model_recogniser,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
-               security: Security | None = None) -> FastAPI:
+               security: Security | None = None, adapt_auto: bool = False) -> FastAPI:
     """The app on the data directory `data_dir`, or on the database and image store the URLs name (storage/access.py);
-    `security`: the names it answers to and its access token (default: this machine's names, no token)."""
+    `security`: the names it answers to and its access token (default: this machine's names, no token);
+    `adapt_auto`: start teaching by itself once enough confirmed photos are new to the active version."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -74,6 +75,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.game_events = storage.game_events
     app.state.followers = Followers()
     app.state.adapt = adapt
+    app.state.adapt_auto = adapt_auto
     app.state.model_versions = storage.model_versions
     install_error_handlers(app)
     app.add_middleware(Edge, security=security or Security(), metrics=app.state.metrics, body_limit=MAX_BODY_BYTES,

@@ -19,6 +19,7 @@ from pathlib import Path
 DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 ALLOWED_HOSTS_VARIABLE = "FANSHOT_ALLOWED_HOSTS"
 TOKEN_VARIABLE = "FANSHOT_TOKEN"
+ADAPT_VARIABLE = "FANSHOT_ADAPT"  # `--adapt`, handed to the worker processes
 SUPERVISOR_VARIABLE = "FANSHOT_SUPERVISOR_PID"
 PARENT_CHECK_S = 0.5
 # Where the records and photos are, when not under the data directory. The options default to these variables,
@@ -51,6 +52,7 @@ def serve_workers(args: argparse.Namespace) -> int:
     os.environ[ALLOWED_HOSTS_VARIABLE] = json.dumps(args.allowed_host or [])
     if args.token:
         os.environ[TOKEN_VARIABLE] = args.token
+    os.environ[ADAPT_VARIABLE] = args.adapt
     for option, variable in STORAGE_VARIABLES.items():
         if getattr(args, option):
             os.environ[variable] = getattr(args, option)
@@ -104,6 +106,7 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
     security = Security.with_hosts(json.loads(os.environ.get(ALLOWED_HOSTS_VARIABLE, "[]")),
                                    os.environ.get(TOKEN_VARIABLE))
     app = create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security,
+                     adapt_auto=os.environ.get(ADAPT_VARIABLE) == "auto",
                      **{option: os.environ.get(variable) for option, variable in STORAGE_VARIABLES.items()})
     gc.freeze()
     return app
@@ -158,6 +161,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE),
                         help=f"access token every request must carry (default ${TOKEN_VARIABLE}; unset: none): "
                              "`Authorization: Bearer TOKEN`, or open the page once as /?token=TOKEN")
+    parser.add_argument("--adapt", choices=("manual", "auto"), default="manual",
+                        help="auto: teach the recogniser by itself once 10 confirmed photos are new to the version "
+                             "in use, starting from that version; manual (default): only when asked (the page "
+                             "offers it)")
     parser.set_defaults(run=serve)
 
     db = subparsers.add_parser("db", help="the records' database").add_subparsers(dest="db_command", required=True)
