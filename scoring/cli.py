@@ -14,6 +14,7 @@ from fanshot.scoring import ruleset_details, ruleset_summaries, score
 from fanshot.scoring.analysis import analyse
 from fanshot.scoring.errors import ScoringError
 from fanshot.scoring.hand import HAND_HELP, SPECIAL_WINS, hand_from_notation
+from fanshot.scoring.rules import DEFAULT_RULESET
 
 STAKE_NUMBERS = ("flower", "kong", "chicken")  # qianggang's "1 2 3" (seed 003), in the seed's order
 
@@ -174,7 +175,7 @@ def _hand_arguments(parser: argparse.ArgumentParser) -> None:
     """The hand and win context, as `fanshot score` and `fanshot waits` both take them."""
     parser.add_argument("hand", nargs="?", help="with --json: a request file (default stdin); else " + HAND_HELP)
     parser.add_argument("--json", action="store_true", help="read a JSON request, print the JSON response")
-    parser.add_argument("--ruleset", default="jipinghu")
+    parser.add_argument("--ruleset", default=DEFAULT_RULESET)
     parser.add_argument("--option", action="append", metavar="KEY=VALUE",
                         help="rule-set option override, repeatable (fans.ID=N sets a pattern's value)")
     parser.add_argument("--win", choices=("self-draw", "discard"), default="self-draw")

@@ -24,8 +24,8 @@ class Evaluation(NamedTuple):
     fan_total: int
     capped: bool  # the within-cap total was clamped to the cap
     limit: bool  # a special hand (beyond the cap) or a fixed-points win decided the value
-    points: float  # the hand's value per paying player in points (2**fan, or the fixed points), before horses,
-    # flowers and kongs; scoring.settle turns it into money
+    points: float  # the hand's value per paying player in points (2**fan, the hk table, or the fixed points),
+    # before horses, flowers and kongs; scoring.settle turns it into money
 
     @property
     def rank(self) -> tuple[float, int]:
@@ -40,8 +40,10 @@ def _applying(ruleset: Ruleset, situation: Situation) -> dict[str, int]:
         if n := applies(situation):
             found[pid] = n
             excluded.update(excludes)
-    if situation.context.special:  # special wins exclude nothing
-        found.update(dict.fromkeys(situation.context.special & ruleset.special_wins, 1))
+    if situation.context.special:  # special wins apply by name; their precedence is the rule set's
+        for pid in situation.context.special & ruleset.special_wins:
+            found[pid] = 1
+            excluded.update(ruleset.excludes_of(pid))
     return {pid: n for pid, n in found.items() if pid not in excluded} if excluded else found
 
 
@@ -62,23 +64,31 @@ def evaluate(ruleset: Ruleset, situation: Situation) -> Evaluation:
 
     specials = by_table.get("specials")
     cap = ruleset.cap
+    clamp_total = ruleset.clamp == "total"
     if specials:
         # special hands do not stack: the single highest (the earlier-listed one on a tie)
         best = max(specials, key=lambda item: item.fan)
         items, total, capped, limit = [best], best.fan, False, True
     else:
         items = by_table.get("hands", []) + by_table.get("extras", [])
-        raw = sum([item.fan for item in items])
-        capped = cap is not None and raw > cap
-        total, limit = (min(raw, cap) if cap is not None else raw), False
+        total, capped, limit = sum([item.fan for item in items]), False, False
+        if not clamp_total:
+            total, capped = _clamped(total, cap)
 
     bonuses = by_table.get("bonuses")
     if bonuses:
         items += bonuses
         total += sum([item.fan for item in bonuses])
+    if clamp_total:  # the cap clamps everything, win circumstances included (docs/RULES.md rule set 5)
+        total, capped = _clamped(total, cap)
 
     floors = by_table.get("floors")
     if floors and (floor := max(floors, key=lambda item: item.fan)).fan > total:
         items.append(floor)  # listed only when it raises the hand: the items then explain the total
         total = floor.fan
-    return Evaluation(tuple(items), total, capped, limit, 2 ** total)
+    return Evaluation(tuple(items), total, capped, limit, ruleset.points_of(total))
+
+
+def _clamped(total: int, cap: int | None) -> tuple[int, bool]:
+    """The total held to the cap, and whether it was over."""
+    return (total, False) if cap is None or total <= cap else (cap, True)

@@ -15,7 +15,8 @@ MELD_KINDS = ("chow", "pung", "kong")
 MELD_SIZES = {"chow": 3, "pung": 3, "kong": 4}
 WIN_TYPES = ("self_draw", "discard")
 MAX_STAKE = 1e12  # keeps every payment a finite, exact-enough number
-SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win")
+SPECIAL_WINS = ("kong_replacement", "last_tile", "robbing_kong", "heavenly", "earthly", "human", "multi_win",
+                "double_kong_replacement", "last_discard")
 # Every pung, kong and chow in canonical notation (`555s`, `5555s`, `123m`) -> its kind and tiles: most melds need
 # no parse, and no shape check when the kind given is the notation's own.
 MELD_TILES = {t.to_string(tiles): (kind, tiles) for kind, tiles in (

@@ -60,12 +60,15 @@ class Situation:
 # Facts about a situation that rule many patterns out at once; a pattern names those it `requires` (it returns 0
 # whenever one fails: tests/scoring/test_patterns.py checks it on random hands), so the evaluator skips its call.
 # honour_pungs: a pung or kong of an honour tile (most hands hold none, and seven patterns need one).
-FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts", "honour_pungs")
+# instant: the reading of an instant win (花糊), where the tiles need form no shape: only the instant wins and the
+# win circumstances (`bonuses`) are asked (scoring.rules.Ruleset.predicates).
+FACTS = ("one_suit", "no_chows", "seven_pairs", "thirteen_orphans", "ghosts", "honour_pungs", "instant")
+SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "four_ghosts", "instant")
 FACT_SETS = {(one_suit, no_chows, shape, ghosts, honour_pungs): frozenset(
     name for name, holds in zip(FACTS, (one_suit, no_chows, shape == "seven_pairs", shape == "thirteen_orphans",
-                                        ghosts, honour_pungs), strict=True) if holds)
+                                        ghosts, honour_pungs, shape == "instant"), strict=True) if holds)
     for one_suit in (False, True) for no_chows in (False, True) for ghosts in (False, True)
-    for shape in ("standard", "seven_pairs", "thirteen_orphans", "four_ghosts") for honour_pungs in (False, True)}
+    for shape in SHAPES for honour_pungs in (False, True)}
 
 
 @dataclass(frozen=True)
@@ -77,15 +80,18 @@ class Pattern:
     excludes: tuple[str, ...] = ()
     requires: frozenset[str] = frozenset()  # FACTS without which it never applies
     special_win: bool = False  # applies exactly when the win context names it: no call needed
+    instant: bool = False  # an instant win: the hand need form no shape (scoring.score.instant_win)
+    bonus_tiles: bool = False  # faan of the bonus tiles (flowers), which option `bonus_count_to_min` may leave out
 
 
 PATTERNS: dict[str, Pattern] = {}
 
 
 def pattern(pid: str, zh: str, en: str, excludes: tuple[str, ...] = (), requires: tuple[str, ...] = (),
-            special_win: bool = False):
+            special_win: bool = False, instant: bool = False, bonus_tiles: bool = False):
     def register(predicate: Callable[[Situation], int]) -> Callable[[Situation], int]:
-        PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes, frozenset(requires), special_win)
+        PATTERNS[pid] = Pattern(pid, zh, en, predicate, excludes, frozenset(requires), special_win, instant,
+                                bonus_tiles)
         return predicate
     return register
 
@@ -230,6 +236,26 @@ def seven_pairs(s: Situation) -> int:
     return int(s.arrangement.shape == "seven_pairs")
 
 
+@pattern("concealed_pungs", "坎坎胡", "Four concealed pungs", excludes=("chicken", "all_pungs"),
+         requires=("no_chows",))
+def concealed_pungs(s: Situation) -> int:
+    """坎坎胡 四副暗刻（暗杠亦算）；食糊时那张牌只可成对 / Four concealed pungs: four pungs or kongs, none claimed;
+    on a discard win the discard completes the pair (a named winning tile shows it)."""
+    if not _standard(s) or s.chows or not all(m.concealed for m in s.hand.melds):
+        return 0
+    if s.context.win == "self_draw":
+        return 1
+    winning = s.hand.winning_tile
+    return int(winning is not None and t.INDEX[winning] in s.pair_firsts)
+
+
+@pattern("all_kongs", "十八罗汉", "All kongs", excludes=("chicken", "all_pungs", "concealed_pungs"),
+         requires=("no_chows",))
+def all_kongs(s: Situation) -> int:
+    """十八罗汉 四副杠 / All kongs: four kongs."""
+    return int(sum(m.kind == "kong" for m in s.hand.melds) == 4)
+
+
 # ---- extras 附加 and bonuses -------------------------------------------------------------------------------
 
 @pattern("self_draw", "自摸", "Self-draw")
@@ -256,6 +282,63 @@ def dragon_pung(s: Situation) -> int:
     return _pungs_of(s, DRAGON_INDICES)
 
 
+@pattern("concealed", "门前清", "Fully concealed hand")
+def concealed(s: Situation) -> int:
+    """门前清 没有上、碰、杠（包括暗杠） / Fully concealed: no meld at all, not even a concealed kong (option
+    `concealed_kong_ok`: concealed kongs allowed)."""
+    if s.options.get("concealed_kong_ok", False):
+        return int(all(m.concealed for m in s.hand.melds))
+    return int(not s.hand.melds)
+
+
+# Bonus tiles: seat n (East 1) owns flower n and season n + 4; a complete set is 梅兰菊竹 or 春夏秋冬.
+FLOWER_SETS = (frozenset(t.FLOWER_TILES[:4]), frozenset(t.FLOWER_TILES[4:]))
+
+
+def _complete_flower_sets(s: Situation) -> list[frozenset[str]]:
+    return [group for group in FLOWER_SETS if group.issubset(s.hand.flowers)]
+
+
+@pattern("no_flowers", "无花", "No flowers", bonus_tiles=True)
+def no_flowers(s: Situation) -> int:
+    """无花 有花牌的牌局而手中无花 / No flowers: flowers are in play and the winner holds none."""
+    return int(s.options["flowers"] and not s.hand.flowers)
+
+
+@pattern("seat_flower", "正花", "Seat flower", bonus_tiles=True)
+def seat_flower(s: Situation) -> int:
+    """正花 每只本位花或季（不在一台花之内） / Seat flower: each of the seat's own flower and season, outside a
+    complete set."""
+    seat = t.SEATS.index(s.context.seat_wind)
+    own = {t.FLOWER_TILES[seat], t.FLOWER_TILES[seat + 4]}.intersection(s.hand.flowers)
+    return len(own.difference(*_complete_flower_sets(s)))
+
+
+@pattern("flower_set", "一台花", "Full set of flowers", bonus_tiles=True)
+def flower_set(s: Situation) -> int:
+    """一台花 集齐梅兰菊竹或春夏秋冬 / Full set of flowers: all four flowers, or all four seasons (each set)."""
+    return len(_complete_flower_sets(s))
+
+
+def _instant(s: Situation) -> bool:
+    """The instant reading of a self-drawn hand (an instant win is settled as a self-draw)."""
+    return s.arrangement.shape == "instant" and s.context.win == "self_draw"
+
+
+@pattern("seven_flowers", "花胡", "Seven flowers", requires=("instant",), instant=True)
+def seven_flowers(s: Situation) -> int:
+    """花胡 摸到第七只花即胡，牌不必成形，当自摸 / Seven flowers: an instant self-drawn win on the seventh bonus
+    tile, whatever the standing tiles."""
+    return int(_instant(s) and len(s.hand.flowers) == 7)
+
+
+@pattern("eight_flowers", "八仙过海", "Eight flowers", excludes=("self_draw",), requires=("instant",), instant=True)
+def eight_flowers(s: Situation) -> int:
+    """八仙过海 集齐八只花即胡，当自摸（其值已含自摸） / Eight flowers: an instant win on all eight bonus tiles, paid
+    as a self-draw (its value holds the self-draw)."""
+    return int(_instant(s) and len(s.hand.flowers) == 8)
+
+
 @pattern("no_ghost", "无鬼", "No ghost", requires=("ghosts",))
 def no_ghost(s: Situation) -> int:
     """无鬼 有鬼牌而手中无鬼 / No ghost: ghosts are in play and the winning hand holds none."""
@@ -270,16 +353,17 @@ def four_ghosts(s: Situation) -> int:
 
 # ---- special wins (context) --------------------------------------------------------------------------------
 
-def _special_win(pid: str, zh: str, en: str, doc: str) -> None:
+def _special_win(pid: str, zh: str, en: str, doc: str, excludes: tuple[str, ...] = ()) -> None:
     def applies(s: Situation) -> int:
         return int(pid in s.context.special)
     applies.__doc__ = doc
-    pattern(pid, zh, en, special_win=True)(applies)
+    pattern(pid, zh, en, excludes=excludes, special_win=True)(applies)
 
 
 for _pid, _zh, _en, _doc in (
     ("kong_replacement", "杠上开花", "Win on a kong replacement", "杠上开花 杠后补牌和 / Win on a kong's replacement."),
     ("last_tile", "海底捞月", "Win on the last tile", "海底捞月 摸最后一张牌和 / Win on the wall's last tile."),
+    ("last_discard", "河底捞鱼", "Win on the last discard", "河底捞鱼 食最后一张打出的牌 / Win on the last discard."),
     ("robbing_kong", "抢杠", "Robbing the kong", "抢杠 抢他人补杠之牌和 / Win on the tile of another's added kong."),
     ("multi_win", "一炮三响", "One of three winners", "一炮三响 同一张牌点三个炮 / One discard, three winners."),
     ("heavenly", "天和", "Heavenly hand", "天和 庄家起手和 / The dealer wins on the deal."),
@@ -287,3 +371,6 @@ for _pid, _zh, _en, _doc in (
     ("human", "人和", "Human hand", "人和 闲家和庄家第一张打牌 / A non-dealer wins on the dealer's first discard."),
 ):
     _special_win(_pid, _zh, _en, _doc)
+_special_win("double_kong_replacement", "杠上杠", "Win on a second kong's replacement",
+             "杠上杠 连杠两次后补牌和 / Win on the replacement of a second kong in a row.",
+             excludes=("kong_replacement",))

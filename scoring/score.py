@@ -12,7 +12,7 @@ from fanshot.scoring.evaluate import Evaluation, evaluate
 from fanshot.scoring.hand import Hand, WinContext, parse_context, parse_hand
 from fanshot.scoring.patterns import PATTERNS, Situation
 from fanshot.scoring.settle import Settlement, settle, tidy, tidy_amounts
-from fanshot.scoring.validate import check_context, check_melds, check_tiles, ghost_tiles
+from fanshot.scoring.validate import HAND_SIZE, check_context, check_melds, check_tiles, ghost_tiles, hand_size
 
 REQUEST_FIELDS = ("ruleset", "options", "hand", "context")
 
@@ -25,7 +25,7 @@ def parse_request(request: Any) -> tuple[rules.Ruleset, Hand, WinContext]:
         raise ScoringError("bad_request", f"unknown field(s) {sorted(unknown)}; allowed: {list(REQUEST_FIELDS)}")
     if "hand" not in request:
         raise ScoringError("bad_request", "hand: required", field="hand")
-    ruleset = rules.load(request.get("ruleset", "jipinghu"), request.get("options"))
+    ruleset = rules.load(request.get("ruleset", rules.DEFAULT_RULESET), request.get("options"))
     return ruleset, parse_hand(request["hand"]), parse_context(request.get("context", {}))
 
 
@@ -43,32 +43,60 @@ def candidates(ruleset: rules.Ruleset, hand: Hand, ghosts: tuple[str, ...]) -> l
     return sorted(found, key=lambda a: (a.shape, a.groups)) if len(found) > 1 else found
 
 
+def instant_win(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
+                ghosts: tuple[str, ...]) -> Arrangement | None:
+    """The reading of an instant win (花胡, 八仙过海) when one of the rule set's applies: the standing tiles need form
+    no shape, and need not be complete."""
+    if not ruleset.instant_wins:
+        return None
+    arrangement = Arrangement("instant", (), tuple(t.counts(hand.all_tiles())))
+    situation = Situation(arrangement, hand, context, ruleset.options, ghosts, 0)
+    return arrangement if any(PATTERNS[pid].applies(situation) for pid in ruleset.instant_wins) else None
+
+
 def best(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
          ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
     held = sum(1 for code in hand.concealed if code in ghosts) if ghosts else 0
-    found = candidates(ruleset, hand, ghosts)
+    instant = instant_win(ruleset, hand, context, ghosts)
+    complete = hand_size(hand) == HAND_SIZE
+    found = [*(candidates(ruleset, hand, ghosts) if complete else ()), *((instant,) if instant else ())]
     if not found:
         raise ScoringError("not_winning", f"{t.to_string(hand.concealed)} with {len(hand.melds)} meld(s) forms "
                            f"no winning shape under {ruleset.name}")
     scored = [(a, evaluate(ruleset, Situation(a, hand, context, ruleset.options, ghosts, held)))
               for a in found]
-    return scored[0] if len(scored) == 1 else max(scored, key=lambda pair: pair[1].rank)
+    if len(scored) == 1:
+        return scored[0]
+    top = max(evaluation.rank for _, evaluation in scored)
+    # Among equally valued readings, the one whose patterns the rule set lists first: the tiles' own order would
+    # name a different pattern once the suits are swapped (111m 111p 99s with 9s as ghosts: 碰碰胡 or 清幺九).
+    return min((pair for pair in scored if pair[1].rank == top), key=lambda pair: _listing(ruleset, pair[1]))
+
+
+def _listing(ruleset: rules.Ruleset, evaluation: Evaluation) -> tuple[int, ...]:
+    """The rule set's positions of a reading's patterns, in order."""
+    return tuple(sorted(ruleset.entries_of[item.id][0][0] for item in evaluation.items))
 
 
 def win_value(ruleset: rules.Ruleset, hand: Hand, context: WinContext,
               ghosts: tuple[str, ...]) -> tuple[Arrangement, Evaluation]:
-    """The best arrangement of a checked hand and its value; refused below the rule set's minimum fan."""
+    """The best arrangement of a checked hand and its value; refused below the rule set's minimum fan (counted
+    without the bonus-tile fan where option `bonus_count_to_min` is false)."""
     arrangement, evaluation = best(ruleset, hand, context, ghosts)
     min_fan = ruleset.options.get("min_fan", 0)
-    if not evaluation.limit and evaluation.fan_total < min_fan:
-        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan; rule set "
+    counted = evaluation.fan_total
+    if not ruleset.options.get("bonus_count_to_min", True):
+        counted = min(counted, sum(item.fan for item in evaluation.items if not PATTERNS[item.id].bonus_tiles))
+    if not evaluation.limit and counted < min_fan:
+        without = "" if counted == evaluation.fan_total else f" ({counted} without the flowers' fan)"
+        raise ScoringError("below_minimum_fan", f"the hand is worth {evaluation.fan_total} fan{without}; rule set "
                            f"{ruleset.name} needs at least {min_fan} to win (options.min_fan)", expected=min_fan,
-                           given=evaluation.fan_total)
+                           given=counted)
     return arrangement, evaluation
 
 
 def _warnings(ruleset: rules.Ruleset, context: WinContext) -> list[str]:
-    return [f"{name} ({PATTERNS[name].zh}) has no value in rule set {ruleset.name}"
+    return [f"{name} ({ruleset.names.get(name, PATTERNS[name].zh)}) has no value in rule set {ruleset.name}"
             for name in sorted(context.special) if name not in ruleset.scored and name != "robbing_kong"]
 
 
@@ -91,7 +119,7 @@ def score(request: Any) -> dict[str, Any]:
     """The score response for a score request (docs/API.md); raises ScoringError for any invalid input."""
     ruleset, hand, context = parse_request(request)
     ghosts = ghost_tiles(ruleset, context)
-    check_tiles(ruleset, hand, context)
+    check_tiles(ruleset, hand, context, instant=instant_win(ruleset, hand, context, ghosts) is not None)
     check_melds(ruleset, hand, context)
     check_context(ruleset, hand, context)
     arrangement, evaluation = win_value(ruleset, hand, context, ghosts)

@@ -1,4 +1,5 @@
-"""Who pays whom: self-draw and discard shares, 包 liability, horses, kong payments, stake unit and fees."""
+"""Who pays whom: self-draw and discard shares (全銃 / 半銃 in the hk model), 包 liability, horses, kong payments,
+stake unit and fees."""
 
 from __future__ import annotations
 
@@ -58,9 +59,11 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
     """The seat that pays for all three under a 包 rule, if any (an explicit `liable` has been validated)."""
     if context.liable:
         return context.liable
-    if "robbing_kong" in context.special:
+    options = ruleset.options
+    if "robbing_kong" in context.special and options.get("robbing_kong_pays", "self_draw") == "self_draw":
         return context.discarder  # the player whose kong was robbed
-    if "kong_replacement" in context.special:
+    replacement = not context.special.isdisjoint(("kong_replacement", "double_kong_replacement"))
+    if replacement and options.get("liability_kong_replacement", True):
         # 杠上开花包杠: the discarder of the kong just made (the last kong listed), when it was a 点杠
         last_kong = [m for m in hand.melds if m.kind == "kong"][-1]
         feeder = context.kong_fed_by or (None if last_kong.concealed or last_kong.added else last_kong.fed_by)
@@ -68,7 +71,7 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
             return feeder
     if context.win != "self_draw":
         return None
-    options, exposed = ruleset.options, hand.exposed_melds
+    exposed = hand.exposed_melds
     if len(exposed) < 3:  # no 包 without three exposed melds
         return None
     # four exposed wind melds are 大四喜, three exposed dragon melds 大三元, whatever else the hand scores
@@ -76,22 +79,43 @@ def liable_seat(ruleset: Ruleset, hand: Hand, context: WinContext) -> str | None
         shown = [m for m in exposed if m.first in honours]
         if options["liability_big_hands"] and len(shown) == complete:
             return _last_exposed_feeder(hand.melds, context.seat_wind, set(honours))
-    if options["liability_twelve_tiles"] and len(exposed) == 4:
+    fourth = len(exposed) == 4
+    if fourth and options["liability_twelve_tiles"]:
         return _last_exposed_feeder(hand.melds, context.seat_wind)  # 包先不包后: the feeder of the fourth meld
+    if fourth and options.get("liability_nine_tiles_flush", False) and _full_flush(hand):
+        return _last_exposed_feeder(hand.melds, context.seat_wind)  # 九张落地: three shown, the fourth fed
     return None
+
+
+def _full_flush(hand: Hand) -> bool:
+    suits = {code[-1] for code in hand.all_tiles()}
+    return len(suits) == 1 and "z" not in suits
+
+
+# Shares of a discard win in the hk money model (docs/RULES.md rule set 5): (the discarder, each other loser)
+HK_DISCARD_SHARES = {"full": (2, 0), "half": (1, 0.5)}  # 全銃, 半銃
+LIABLE_SHARES = 3  # 包: the liable player pays the whole self-draw
+
+
+def _discard_shares(ruleset: Ruleset, context: WinContext) -> tuple[float, float]:
+    """What the discarder and each other loser pay, in shares of the hand, on a discard win."""
+    options = ruleset.options
+    if ruleset.points == "hk":
+        return HK_DISCARD_SHARES[options["discard_payment"]]
+    if options["discard_pays_all"] and "multi_win" not in context.special:
+        return LIABLE_SHARES, 0
+    return 1, 0
 
 
 def _hand_payments(ruleset: Ruleset, context: WinContext, amount: float, liable: str | None) -> dict[str, float]:
     winner = context.seat_wind
     if liable:
-        shares = {liable: amount * 3}
-    elif context.win == "self_draw":
-        shares = dict.fromkeys(others(winner), amount)
-    elif ruleset.options["discard_pays_all"] and "multi_win" not in context.special:
-        shares = {context.discarder: amount * 3}
-    else:
-        shares = {context.discarder: amount}
-    return shares
+        return {liable: amount * LIABLE_SHARES}
+    if context.win == "self_draw":
+        return dict.fromkeys(others(winner), amount)
+    discarder, other = _discard_shares(ruleset, context)
+    shares = {seat: amount * other for seat in others(winner) if seat != context.discarder} if other else {}
+    return {context.discarder: amount * discarder, **shares}
 
 
 def _kong_kind(meld: Meld) -> str:

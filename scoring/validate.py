@@ -18,7 +18,7 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     mode = ruleset.options["ghosts"]
     if mode == "none" and not context.ghosts:  # most hands
         return ()
-    if mode == "none" and "no_ghost" not in ruleset.scored:  # a rule set that scores nothing of ghosts plays none
+    if mode == "none" and not ruleset.plays_ghosts:  # a rule set that scores nothing of ghosts plays none
         raise ScoringError("bad_context", f"context.ghosts: rule set {ruleset.name} plays without ghost tiles (鬼牌); "
                            "remove context.ghosts, or set options.ghosts to a mode (white, flip, flip2) for a house "
                            "that plays them", field="context.ghosts", reason="no_ghosts")
@@ -42,13 +42,14 @@ def hand_size(hand: Hand) -> int:
     return len(hand.concealed) + 3 * len(hand.melds)
 
 
-def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
+def check_tiles(ruleset: Ruleset, hand: Hand, context: WinContext, *, instant: bool = False) -> None:
+    """The hand's tile count and copies; an `instant` win (花胡) may stand on the 13 tiles held before a draw."""
     size = hand_size(hand)
     if size > HAND_SIZE:
         raise ScoringError("too_many_tiles", f"大相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
                            f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)",
                            expected=HAND_SIZE, given=size)
-    if size < HAND_SIZE:
+    if size < HAND_SIZE - instant:
         raise ScoringError("too_few_tiles", f"小相公: {len(hand.concealed)} standing tiles and {len(hand.melds)} "
                            f"melds make {size} tiles; a winning hand has {HAND_SIZE} (each kong counted as 3)",
                            expected=HAND_SIZE, given=size)
@@ -118,7 +119,7 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
                            "set win 'discard' with that player as discarder, not a self-draw", field="context.special",
                            reason="needs_win", special="robbing_kong", win="discard")
     _check_kong_replacement(hand, context)
-    for name, wins in (("last_tile", "self_draw"), ("multi_win", "discard")):
+    for name, wins in (("last_tile", "self_draw"), ("multi_win", "discard"), ("last_discard", "discard")):
         if name in special and context.win != wins:
             raise ScoringError("bad_context", f"{name}: only with win '{wins}'",
                                field="context.special", reason="needs_win", special=name, win=wins)
@@ -145,20 +146,25 @@ def check_context(ruleset: Ruleset, hand: Hand, context: WinContext) -> None:
                            field="context.horses")
 
 
+KONG_REPLACEMENTS = {"kong_replacement": ("杠上开花", 1), "double_kong_replacement": ("杠上杠", 2)}  # kongs needed
+
+
 def _check_kong_replacement(hand: Hand, context: WinContext) -> None:
-    if context.kong_fed_by is None and "kong_replacement" not in context.special:
+    replacements = [name for name in KONG_REPLACEMENTS if name in context.special]
+    if context.kong_fed_by is None and not replacements:
         return
     kongs = [m for m in hand.melds if m.kind == "kong"]
-    if "kong_replacement" in context.special:
-        if not kongs:
-            raise ScoringError("bad_context", "杠上开花 kong_replacement: the hand has no kong",
-                               field="context.special", reason="no_kong", special="kong_replacement")
+    for name in replacements:
+        zh, needed = KONG_REPLACEMENTS[name]
+        if len(kongs) < needed:
+            raise ScoringError("bad_context", f"{zh} {name}: the hand needs {needed} kong(s), it has {len(kongs)}",
+                               field="context.special", reason="no_kong", special=name)
         if context.win != "self_draw":
-            raise ScoringError("bad_context", "杠上开花 kong_replacement: the replacement tile is self-drawn",
-                               field="context.special", reason="needs_win", special="kong_replacement", win="self_draw")
+            raise ScoringError("bad_context", f"{zh} {name}: the replacement tile is self-drawn",
+                               field="context.special", reason="needs_win", special=name, win="self_draw")
     if context.kong_fed_by is None:
         return
-    if "kong_replacement" not in context.special:
+    if not replacements:
         raise ScoringError("bad_context", "context.kong_fed_by: only for a kong_replacement win",
                            field="context.kong_fed_by", reason="no_replacement")
     fed = [m for m in kongs if not m.concealed and not m.added]

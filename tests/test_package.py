@@ -62,6 +62,8 @@ def test_the_wheel_installs_only_fanshot_and_every_module_imports_from_it(tmp_pa
     wheel = build_wheel(tmp_path)
     assert {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()} == {
         "fanshot", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+    assert {"fanshot/api/static/i18n/en.js", "fanshot/api/static/live/localiser.js"} <= set(
+        zipfile.ZipFile(wheel).namelist())  # the page's folders, not only its top level
 
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
     python = tmp_path / "venv/bin/python"

@@ -11,7 +11,7 @@ import {
 } from "./form.js";
 import { renderGame, scoredHand, wireGame } from "./game.js";
 import { renderHand } from "./hand.js";
-import { LANGUAGES, currentLanguage, errorText, setLanguage, t, translatePage } from "./i18n.js";
+import { LANGUAGES, currentLanguage, errorText, localName, setLanguage, t, translatePage } from "./i18n.js";
 import { keepForLater, pending, sendPending, unreachable } from "./outbox.js";
 import { preparePhoto } from "./photo.js";
 import { openPalette, openPicker } from "./picker.js";
@@ -365,7 +365,7 @@ function renderLanguage() {
 /** A rule set's choice: its name without the note in brackets, which cut the name off on a phone (issue 35); the
  *  whole name as its tooltip. */
 function rulesetOption(summary) {
-  const whole = currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`;
+  const whole = localName(summary);
   const option = new Option(whole.replace(/\s*[(（][^()（）]*[)）]$/, ""), summary.name);
   option.title = whole;
   return option;
@@ -436,7 +436,7 @@ async function followAddress() {
 }
 
 async function start() {
-  setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh" : "en"));
+  setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh-Hans" : "en"));
   try {
     [rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
   } catch (error) {

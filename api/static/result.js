@@ -1,7 +1,7 @@
 // The score result: headline, fans, payments, kong payments and horses; or why there is none, with a way on.
 import { $, button, escapeHtml } from "./dom.js";
 import { seatWithPlayer } from "./game.js";
-import { currentLanguage, t, tParts } from "./i18n.js";
+import { localName, t, tParts } from "./i18n.js";
 import { moneyHtml } from "./money.js";
 import { codesOf, tileFace } from "./tiles.js";
 
@@ -29,8 +29,7 @@ export function headline(result) {
 
 export function renderResult(result, seat) {
   const { fan, points, badge } = headline(result);
-  const fanName = (item) => (currentLanguage() === "zh" ? item.zh : `${item.zh} ${item.en}`);
-  const rows = result.fans.map((item) => `<tr class="fan"><td>${escapeHtml(fanName(item))}</td>` +
+  const rows = result.fans.map((item) => `<tr class="fan"><td>${escapeHtml(localName(item))}</td>` +
     `<td>${isFixed(item) ? t("fixed_points", { n: item.fan }) : `${item.fan} ${t("fan")}`}</td></tr>`).join("");
   const seatList = (amounts, className) => `<ul class="${className}">${Object.entries(amounts).map(([s, amount]) =>
     `<li class="${s === seat ? "winner" : ""}"><span>${escapeHtml(seatWithPlayer(s))}</span><b>${signed(amount)}</b></li>`).join("")}</ul>`;
@@ -65,11 +64,10 @@ export function renderResultError(message) {
 
 /** The hand has flowers but the rule set plays without them: score without them, or switch to `withFlowers`. */
 export function renderFlowerChoice(ruleset, withFlowers, { leaveOut, switchTo }) {
-  const name = (summary) => (currentLanguage() === "zh" ? summary.zh : `${summary.zh} ${summary.en}`);
-  const note = Object.assign(document.createElement("p"), { className: "status", textContent: t("no_flowers", { ruleset: name(ruleset) }) });
+  const note = Object.assign(document.createElement("p"), { className: "status", textContent: t("no_flowers", { ruleset: localName(ruleset) }) });
   const choices = document.createElement("div");
   choices.className = "row flower-choice";
   choices.append(button("", t("leave_flowers"), leaveOut));
-  if (withFlowers) choices.append(button("", t("switch_ruleset", { ruleset: name(withFlowers) }), () => switchTo(withFlowers.name)));
+  if (withFlowers) choices.append(button("", t("switch_ruleset", { ruleset: localName(withFlowers) }), () => switchTo(withFlowers.name)));
   $("result").replaceChildren(note, choices);
 }

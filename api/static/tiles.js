@@ -1,6 +1,6 @@
 // Tile codes, compact notation and tile pictures drawn with HTML + CSS (no image assets). The names come from
 // the API's vocabulary (GET /v1/tiles, from scoring/tiles.py): setVocabulary() before anything is drawn.
-import { currentLanguage, nameTilesWith, t } from "./i18n.js";
+import { localName, nameTilesWith, t } from "./i18n.js";
 
 const ORDER = "mpszf";
 let vocabulary = new Map(); // code → {code, zh, en}
@@ -19,7 +19,7 @@ export function tileName(code) {
   const tile = vocabulary.get(code);
   if (!tile) return code;
   if (code === "back") return t("back");
-  return currentLanguage() === "zh" ? tile.zh : `${tile.zh} ${tile.en}`;
+  return localName(tile);
 }
 
 nameTilesWith(tileName); // refusals name the tiles at fault ("more than four 五万 5 Characters")

@@ -629,7 +629,7 @@ def test_the_language_switch_covers_the_page_and_errors_are_plain_words(server, 
     ready(page, server)
     upload(page)
     page.locator("#language").click()
-    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
     for selector, words in [("#hand-heading", "手牌"), ("#score-button", "计番"), ("#save-button", "保存为标注样本"),
                             ("#photo-button", "拍照或选择照片"), ("#context-heading", "怎么胡的"),
                             ("#start-game", "按上面的规则和金额开一局"), ("#language", "English")]:

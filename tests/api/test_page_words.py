@@ -1,4 +1,4 @@
-"""The page words every error the API can answer, in both of its languages (api/static/i18n.js)."""
+"""The page words every error the API can answer, in every one of its languages (api/static/i18n.js)."""
 
 import json
 import re

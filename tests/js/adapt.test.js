@@ -35,7 +35,7 @@ test("time left in words: seconds in fives under a minute, then minutes, in both
   assert.equal(timeLeftText(23), "about 25 s left");
   assert.equal(timeLeftText(180), "about 3 min left");
   assert.equal(timeLeftText(100), "about 2 min left");
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.equal(timeLeftText(4), "还要几秒钟");
   assert.equal(timeLeftText(23), "大约还要 25 秒");
   assert.equal(timeLeftText(180), "大约还要 3 分钟");
@@ -64,7 +64,7 @@ test("the models section says how many more photos teaching needs, and how many 
   assert.equal(photosNote(listing(1)), "Photos saved: 1. Teaching needs at least 2; save 1 more to start (from 10 on it learns well).");
   assert.equal(photosNote(listing(7)), "Photos saved: 7. You can teach now, but it learns your tiles well from 10 on: save 3 more for that.");
   assert.equal(photosNote(listing(10)), "Photos saved: 10: enough to teach Fanshot your tiles.");
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.equal(photosNote(listing(7)), "已保存照片：7 张。现在就可以学，但 10 张起才学得好：再保存 3 张。");
   setLanguage("en");
 });

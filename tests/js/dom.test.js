@@ -13,7 +13,7 @@ test("a status line given as words of the moment is reworded after a language sw
   setStatus(status, () => t("read", { n: 14 }), true);
   setStatus(plain, "#3");
   assert.equal(status.textContent, "Read 14 tiles.");
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   rewordStatuses();
   assert.deepEqual([status.textContent, status.classList.error, plain.textContent], ["读到 14 张牌。", true, "#3"]);
   setLanguage("en");

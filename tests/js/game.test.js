@@ -42,7 +42,7 @@ const twoWinners = { kind: "win", discarder: null,
   wins: [{ winner: 0, fan_total: 3, kept: true }, { winner: 2, fan_total: 1, kept: false }] };
 const lines = {
   en: ["Bo 1 fan on Cai's discard", "Draw", "Ann 3 fan, Cai 1 fan (intercepted: not paid) self-draw"],
-  zh: ["Bo 1 番，Cai 放炮", "流局", "Ann 3 番、Cai 1 番（截胡：不付），自摸"],
+  "zh-Hans": ["Bo 1 番，Cai 放炮", "流局", "Ann 3 番、Cai 1 番（截胡：不付），自摸"],
 };
 for (const [lang, expected] of Object.entries(lines)) {
   test(`each hand in one line (${lang})`, () => {

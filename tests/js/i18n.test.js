@@ -1,12 +1,22 @@
-// The page's words: both languages say everything, and errors are plain words keyed by code.
+// The page's words: every language says everything, and errors are plain words keyed by code.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ERROR_CODES, PLURAL_FORMS, WORD_KEYS, errorText, phrases, setLanguage, t, tParts } from "../../api/static/i18n.js";
+import { ERROR_CODES, LANGUAGES, PLURAL_FORMS, REFUSAL_FIELDS, WORD_KEYS, errorText, phrases, setLanguage, t, tParts } from "../../api/static/i18n.js";
 
-test("English and Chinese have the same phrases and the same error codes", () => {
-  assert.deepEqual([...WORD_KEYS.zh].sort(), [...WORD_KEYS.en].sort());
-  assert.deepEqual([...ERROR_CODES.zh].sort(), [...ERROR_CODES.en].sort());
+test("each language has every key of the English tables: phrases, error codes and refusals' fields", () => {
+  assert.deepEqual(LANGUAGES, ["en", "zh-Hans"]);
+  for (const lang of LANGUAGES) {
+    assert.deepEqual([...WORD_KEYS[lang]].sort(), [...WORD_KEYS.en].sort(), lang);
+    assert.deepEqual([...ERROR_CODES[lang]].sort(), [...ERROR_CODES.en].sort(), lang);
+    assert.deepEqual([...REFUSAL_FIELDS[lang]].sort(), [...REFUSAL_FIELDS.en].sort(), lang);
+  }
+});
+
+test("a language kept on the device under its old code is still chosen", () => {
+  setLanguage("zh");
+  assert.equal(t("rules"), "规则");
+  setLanguage("en");
 });
 
 test("an API refusal is worded by its code, never its field path", () => {
@@ -14,7 +24,7 @@ test("an API refusal is worded by its code, never its field path", () => {
   setLanguage("en");
   assert.doesNotMatch(errorText(refusal), /context\.stake/);
   assert.match(errorText(refusal), /numbers you typed/);
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.match(errorText(refusal), /数字/);
   assert.match(errorText({ errors: [{ code: "made_up", message: "x" }] }), /made_up/);
   setLanguage("en");
@@ -26,7 +36,7 @@ test("a code is worded for what was asked for: a game not found is not a photo n
   setLanguage("en");
   assert.match(errorText(missing, "game"), /game/);
   assert.match(errorText(missing), /photo/);
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.match(errorText(missing, "game"), /这一局/);
   setLanguage("en");
 });
@@ -41,7 +51,7 @@ test("a phrase in pieces puts a value that is not text (a tile picture) where th
   setLanguage("en");
   assert.deepEqual(tParts("waits_discard_value", { n: 3, points: 8 }), [" (", "3", " left, up to ", "8", " pts)"]);
   assert.deepEqual(tParts("waits_discard_ready", { tile, distance: "ready", tiles: tile }).filter((piece) => piece === tile).length, 2);
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.equal(tParts("waits_discard_ready", { tile, distance: "听牌", tiles: tile })[1], tile);
   setLanguage("en");
 });
@@ -51,7 +61,7 @@ test("counts take their plural form in English and none in Chinese (issue 35: 'R
   assert.deepEqual([t("read", { n: 1 }), t("read", { n: 2 }), t("read", { n: 0 })],
     ["Read 1 tile.", "Read 2 tiles.", "Read 0 tiles."]);
   assert.deepEqual([t("points", { n: 1 }), t("points", { n: 8 }), t("fixed_points", { n: 1 })], ["point", "points", "1 point"]);
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.deepEqual([t("read", { n: 1 }), t("points", { n: 1 })], [t("read", { n: 2 }).replace("2", "1"), "分"]);
   setLanguage("en");
 });

@@ -15,7 +15,7 @@ test("qianggang: the stake numbers and each payer's parts (docs/RULES.md rule se
 });
 
 test("the same lines in Chinese, with the stake named as the form names it", () => {
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.deepEqual(moneyLines(qianggang), ["花注 1 · 杠注 2 · 鸡胡注 3", "每家 8 = 番 6 + 花 2"]);
   setLanguage("en");
 });

@@ -26,7 +26,7 @@ test("each refusal names its field and its fix, and no two of the issue's exampl
 });
 
 test("the same refusals in Chinese", () => {
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.equal(errorText(HORSES), "马牌：这手牌要抽 6 匹马，你输入了 4 匹。");
   assert.match(errorText(HEAVENLY), /^特殊胡法：天和是庄家第一轮自摸：请选自摸/);
   assert.match(errorText(STAKE), /^每分金额：请输入 0 到 .* 之间的数，-1 不行。$/);
@@ -58,7 +58,7 @@ for (const [what, answer] of [
     assert.equal(error.errors[0].code, "not_json");
     assert.match(errorText(error), /^The server, or a proxy in front of it, answered with an error \(HTTP 50[24]\)/);
     assert.doesNotMatch(errorText(error), /connection/i);
-    setLanguage("zh");
+    setLanguage("zh-Hans");
     assert.match(errorText(error), /代理/);
   });
 }

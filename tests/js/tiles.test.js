@@ -16,7 +16,7 @@ test("names and faces come from the vocabulary: 东 and 兰 as scoring/tiles.py 
   assert.deepEqual(faceOf("5m"), ["五", "万"]);
   assert.deepEqual(faceOf("7p"), ["7", "筒"]);
   assert.equal(tileName("back"), "Face-down");
-  setLanguage("zh");
+  setLanguage("zh-Hans");
   assert.equal(tileName("5m"), "五万");
   assert.equal(tileName("back"), "牌背");
   setLanguage("en");

@@ -27,7 +27,7 @@ test("13 or 14 tiles are analysed, without the winning tile or what only a finis
 
 const words = {
   en: [["1 fan · 2 pts", "0 fan · 1 pt", "—"], ["ready", "2 from ready", "complete"]],
-  zh: [["1 番 · 2 分", "0 番 · 1 分", "—"], ["听牌", "2 向听", "和了"]],
+  "zh-Hans": [["1 番 · 2 分", "0 番 · 1 分", "—"], ["听牌", "2 向听", "和了"]],
 };
 for (const [lang, [values, distances]] of Object.entries(words)) {
   test(`values and distances in words (${lang})`, () => {

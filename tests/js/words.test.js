@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { test } from "node:test";
 
-import { ERROR_CODES, WORD_KEYS, phrases } from "../../api/static/i18n.js";
+import { ERROR_CODES, LANGUAGES, WORD_KEYS, phrases } from "../../api/static/i18n.js";
 
 const STATIC = new URL("../../api/static/", import.meta.url);
 const sources = Object.fromEntries(readdirSync(STATIC).filter((name) => /\.(js|html)$/.test(name) && name !== "i18n.js")
@@ -18,8 +18,8 @@ function keysUsed(source) {
 }
 
 for (const [name, source] of Object.entries(sources)) {
-  test(`${name}: every word it names exists in English and Chinese`, () => {
-    for (const lang of ["en", "zh"]) {
+  test(`${name}: every word it names exists in every language`, () => {
+    for (const lang of LANGUAGES) {
       const missing = keysUsed(source).filter((key) => !WORD_KEYS[lang].includes(key));
       assert.deepEqual(missing, [], `${name} (${lang})`);
     }
@@ -55,11 +55,13 @@ const ZH_MAY_SAY = new Set(["Fanshot", "English", "YOLO", "zip", "API", "CSV", "
 test("English phrases have no Chinese, Chinese phrases no English", () => {
   const english = Object.entries(phrases("en")).filter(([key, text]) => !EN_MAY_SAY_CHINESE.has(key) && CHINESE.test(text));
   assert.deepEqual(english, []);
-  const chinese = Object.entries(phrases("zh")).filter(([, text]) =>
-    (text.replace(/\{\w+\}/g, "").match(ENGLISH_WORD) ?? []).some((word) => !ZH_MAY_SAY.has(word)));
-  assert.deepEqual(chinese, []);
+  for (const lang of LANGUAGES.filter((code) => code.startsWith("zh"))) {
+    const chinese = Object.entries(phrases(lang)).filter(([, text]) =>
+      (text.replace(/\{\w+\}/g, "").match(ENGLISH_WORD) ?? []).some((word) => !ZH_MAY_SAY.has(word)));
+    assert.deepEqual(chinese, [], lang);
+  }
 });
 
-test("errors are worded in both languages for the same codes", () => {
-  assert.deepEqual([...ERROR_CODES.zh].sort(), [...ERROR_CODES.en].sort());
+test("errors are worded in every language for the same codes", () => {
+  for (const lang of LANGUAGES) assert.deepEqual([...ERROR_CODES[lang]].sort(), [...ERROR_CODES.en].sort(), lang);
 });

@@ -270,7 +270,8 @@ def test_rulesets_listing(capsys) -> None:
 def test_rulesets_json(capsys) -> None:
     assert main(["rulesets", "--json"]) == 0
     listing = json.loads(capsys.readouterr().out)
-    assert [entry["name"] for entry in listing] == ["jipinghu", "qianggang", "tuidaohu", "xinzhang"]
+    # docs/RULES.md's numbering: the default first (the page offers the first)
+    assert [entry["name"] for entry in listing] == ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]
     assert listing[0]["options"]["cap"] == 3
 
 
@@ -324,3 +325,15 @@ def test_waits_json_is_the_analysis(capsys, tmp_path) -> None:
 def test_waits_refusals_exit_2(capsys, args, code) -> None:
     assert main(args) == 2
     assert capsys.readouterr().err.startswith(f"error: {code}: ")
+
+
+def test_score_hongkong_in_notation(capsys) -> None:
+    """`fanshot score --ruleset hongkong`: Traditional names, the half-spicy points, 全銃 (docs/RULES.md rule set 5)."""
+    args = ["score", "--ruleset", "hongkong", "555z666z777z123m11p", "--win", "discard", "--discarder", "3z",
+            "--seat", "2z", "--flowers", "2f"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "香港舊章" in out and "大三元" in out and "門前清" in out and "正花" in out
+    assert "fan total 10" in out and "points    128" in out and "3z -256" in out
+    assert main([*args, "--option", "spicy=full"]) == 0
+    assert "points    1024" in capsys.readouterr().out

@@ -10,20 +10,24 @@ import pytest
 from fanshot.scoring import rules, score
 from fanshot.scoring.hand import parse_context, parse_hand
 from fanshot.scoring.patterns import PATTERNS, Situation
-from fanshot.scoring.score import candidates
-from fanshot.scoring.validate import ghost_tiles
+from fanshot.scoring.score import candidates, instant_win
+from fanshot.scoring.validate import HAND_SIZE, ghost_tiles, hand_size
 
 
-def applies(pid: str, concealed: str, melds=(), *, ruleset: str = "jipinghu", options=None, **context) -> int:
-    """How many times pattern `pid` applies to the best-suited arrangement of the hand (max over arrangements)."""
+def applies(pid: str, concealed: str, melds=(), *, ruleset: str = "jipinghu", options=None, flowers: str = "",
+            winning_tile: str | None = None, **context) -> int:
+    """How many times pattern `pid` applies to the best-suited arrangement of the hand (max over arrangements; an
+    instant win's reading among them)."""
     rs = rules.load(ruleset, options)
-    hand = parse_hand({"concealed": concealed, "melds": list(melds)})
+    extra = {"flowers": flowers} if flowers else {}
+    hand = parse_hand({"concealed": concealed, "melds": list(melds), "winning_tile": winning_tile, **extra})
     ctx = parse_context(context)
     ghosts = ghost_tiles(rs, ctx)
     held = sum(1 for code in hand.concealed if code in ghosts)
     values = {"hand": hand, "context": ctx, "options": rs.options, "ghosts": ghosts, "ghosts_held": held}
     names = {f.name for f in dataclasses.fields(Situation)}
-    found = candidates(rs, hand, ghosts)
+    instant = instant_win(rs, hand, ctx, ghosts)
+    found = [*(candidates(rs, hand, ghosts) if hand_size(hand) == HAND_SIZE else ()), *([instant] if instant else [])]
     assert found, "the example must be a winning hand"
     return max(PATTERNS[pid].applies(Situation(arrangement=a, **{k: v for k, v in values.items() if k in names}))
                for a in found)
@@ -31,6 +35,10 @@ def applies(pid: str, concealed: str, melds=(), *, ruleset: str = "jipinghu", op
 
 def pung(tiles: str, by: str = "3z") -> dict:
     return {"kind": "pung", "tiles": tiles, "fed_by": by}
+
+
+CONCEALED_KONG = {"kind": "kong", "tiles": "2222s", "concealed": True}
+FOUR_KONGS = [{"kind": "kong", "tiles": tiles, "fed_by": "3z"} for tiles in ("1111m", "2222p", "3333s", "4444s")]
 
 
 PREDICATE_ROWS = [
@@ -115,6 +123,8 @@ PREDICATE_ROWS = [
      {"special": ["kong_replacement"]}, 1),
     ("last_tile", "last_tile", "123m456p789s555s11z", [], {"special": ["last_tile"]}, 1),
     ("last_tile_absent", "last_tile", "123m456p789s555s11z", [], {}, 0),
+    ("last_discard", "last_discard", "123m456p789s555s11z", [],
+     {"win": "discard", "discarder": "2z", "special": ["last_discard"]}, 1),
     ("robbing_kong", "robbing_kong", "123m456p789s555s11z", [],
      {"win": "discard", "discarder": "2z", "special": ["robbing_kong"]}, 1),
     ("multi_win", "multi_win", "123m456p789s555s11z", [],
@@ -123,6 +133,45 @@ PREDICATE_ROWS = [
     ("earthly", "earthly", "123m456p789s555s11z", [], {"seat_wind": "2z", "special": ["earthly"]}, 1),
     ("human", "human", "123m456p789s555s11z", [],
      {"seat_wind": "2z", "win": "discard", "discarder": "1z", "special": ["human"]}, 1),
+    # rule set 5 (hongkong)
+    ("concealed", "concealed", "123m456p789s555s11z", [], {}, 1),
+    ("concealed_not_with_a_meld", "concealed", "123m456p789s11z", [pung("555s")], {}, 0),
+    ("concealed_not_with_concealed_kong", "concealed", "123m456p789s11z", [CONCEALED_KONG], {}, 0),
+    ("concealed_kong_ok_option", "concealed", "123m456p789s11z", [CONCEALED_KONG],
+     {"ruleset": "hongkong", "options": {"concealed_kong_ok": True}}, 1),
+    ("concealed_pungs_self_draw", "concealed_pungs", "111m222p333s444s99m", [], {}, 1),
+    ("concealed_pungs_concealed_kong", "concealed_pungs", "222p333s444s99m",
+     [{"kind": "kong", "tiles": "1111m", "concealed": True}], {}, 1),
+    ("concealed_pungs_not_with_claimed_pung", "concealed_pungs", "222p333s444s99m", [pung("111m")], {}, 0),
+    ("concealed_pungs_discard_on_the_pair", "concealed_pungs", "111m222p333s444s99m", [],
+     {"win": "discard", "discarder": "3z", "seat_wind": "2z", "winning_tile": "9m"}, 1),
+    ("concealed_pungs_discard_completes_a_pung", "concealed_pungs", "111m222p333s444s99m", [],
+     {"win": "discard", "discarder": "3z", "seat_wind": "2z", "winning_tile": "1m"}, 0),
+    ("concealed_pungs_discard_unnamed_tile", "concealed_pungs", "111m222p333s444s99m", [],
+     {"win": "discard", "discarder": "3z", "seat_wind": "2z"}, 0),
+    ("all_kongs", "all_kongs", "99m", FOUR_KONGS, {}, 1),
+    ("all_kongs_three_only", "all_kongs", "444s99m", FOUR_KONGS[:3], {}, 0),
+    ("no_flowers", "no_flowers", "123m456p789s555s11z", [], {"ruleset": "hongkong"}, 1),
+    ("no_flowers_holding_one", "no_flowers", "123m456p789s555s11z", [], {"ruleset": "hongkong", "flowers": "3f"}, 0),
+    ("no_flowers_not_in_a_game_without_flowers", "no_flowers", "123m456p789s555s11z", [], {}, 0),
+    ("seat_flower_south_both", "seat_flower", "123m456p789s555s11z", [],
+     {"ruleset": "hongkong", "flowers": "263f", "seat_wind": "2z"}, 2),
+    ("seat_flower_other_seat", "seat_flower", "123m456p789s555s11z", [],
+     {"ruleset": "hongkong", "flowers": "26f", "seat_wind": "3z"}, 0),
+    ("seat_flower_not_in_a_set", "seat_flower", "123m456p789s555s11z", [],
+     {"ruleset": "hongkong", "flowers": "12346f", "seat_wind": "2z"}, 1),
+    ("flower_set", "flower_set", "123m456p789s555s11z", [], {"ruleset": "hongkong", "flowers": "1234f"}, 1),
+    ("flower_set_two", "flower_set", "123m456p789s555s11z", [], {"ruleset": "hongkong", "flowers": "12345678f"}, 2),
+    ("flower_set_three_only", "flower_set", "123m456p789s555s11z", [], {"ruleset": "hongkong", "flowers": "123f"}, 0),
+    ("seven_flowers", "seven_flowers", "123m456p789s55s11z", [], {"ruleset": "hongkong", "flowers": "1234567f"}, 1),
+    ("seven_flowers_six_only", "seven_flowers", "123m456p789s555s11z", [],
+     {"ruleset": "hongkong", "flowers": "123456f"}, 0),
+    ("eight_flowers", "eight_flowers", "123m456p789s55s11z", [], {"ruleset": "hongkong", "flowers": "12345678f"}, 1),
+    ("eight_flowers_not_seven", "eight_flowers", "123m456p789s555s11z", [],
+     {"ruleset": "hongkong", "flowers": "1234567f"}, 0),
+    ("double_kong_replacement", "double_kong_replacement", "123m456p11z", [CONCEALED_KONG, dict(CONCEALED_KONG,
+                                                                                                tiles="3333s")],
+     {"special": ["double_kong_replacement"]}, 1),
 ]
 
 
@@ -154,7 +203,7 @@ EXAMPLES = {
     "chicken": ("123m456p789s555s11z", [], SELF),
     "plain_win": ("123m456p789s123m55z", [], SELF),
     "all_chows": ("123m456p789s234s11z", [], SELF),
-    "all_pungs": ("111m222p333s444s99m", [], SELF),
+    "all_pungs": ("222p333s444s99m", [pung("111m")], SELF),  # a claimed pung: no 坎坎糊 (hongkong)
     "half_flush": ("123m456m789m333z11z", [], SELF),
     "seven_pairs": ("1122m3344p5566s77z", [], SELF),
     "full_flush": ("123m456m789m234m11m", [], SELF),
@@ -180,18 +229,33 @@ EXAMPLES = {
     "kong_replacement": ("123m456p789s11z", [{"kind": "kong", "tiles": "2222s", "concealed": True}],
                          {"seat_wind": "2z", "special": ["kong_replacement"]}),
     "last_tile": ("123m456p789s555s11z", [], {"seat_wind": "2z", "special": ["last_tile"]}),
+    "last_discard": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
+                                                 "special": ["last_discard"]}),
     "robbing_kong": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
                                                  "special": ["robbing_kong"]}),
     "multi_win": ("123m456p789s555s11z", [], {"seat_wind": "2z", "win": "discard", "discarder": "3z",
                                               "special": ["multi_win"]}),
     "no_ghost": ("123m456p789s123m66z", [], SELF),
     "four_ghosts": ("5555z123m456p789s1m", [], SELF),
+    "concealed": ("123m456p789s555s11z", [], SELF),
+    "concealed_pungs": ("111m222p333s444s99m", [], SELF),
+    "all_kongs": ("99m", [{"kind": "kong", "tiles": tiles, "fed_by": "3z"} for tiles in ("1111m", "2222p", "3333s",
+                                                                                      "4444s")], SELF),
+    "no_flowers": ("123m456p789s555s11z", [], SELF),
+    "seat_flower": ("123m456p789s555s11z", [], SELF, "2f"),
+    "flower_set": ("123m456p789s555s11z", [], SELF, "5678f"),
+    "seven_flowers": ("123m456p789s55s11z", [], SELF, "1234567f"),
+    "eight_flowers": ("123m456p789s55s11z", [], SELF, "12345678f"),
+    "double_kong_replacement": ("123m456p11z", [{"kind": "kong", "tiles": tiles, "concealed": True}
+                                                for tiles in ("2222s", "3333s")],
+                                {"seat_wind": "2z", "special": ["double_kong_replacement"]}),
 }
 RULESET_OPTIONS = {
     "jipinghu": {"seven_pairs": True},
     "xinzhang": {"min_fan": 0, "seven_pairs": True},
     "tuidaohu": {},
     "qianggang": {"multi_win": True},  # 一炮多响 allowed, so the multi_win example scores
+    "hongkong": {"min_fan": 0, "seven_pairs": True},
 }
 GHOST_PATTERNS = ("no_ghost", "four_ghosts")  # scored with white-board ghosts in play
 # (rule set, pattern, table, value) from docs/RULES.md (and the TOML defaults where docs/RULES.md leaves a house value)
@@ -226,21 +290,37 @@ VALUE_ROWS = [
     *[("qianggang", pid, "specials", v) for pid, v in
       (("thirteen_orphans", 4), ("heavenly", 6), ("earthly", 6), ("human", 6))],
     *[("qianggang", pid, "floors", 3) for pid in ("kong_replacement", "last_tile", "robbing_kong", "multi_win")],
+    # hongkong (docs/RULES.md rule set 5, "Faan table")
+    *[("hongkong", pid, "hands", v) for pid, v in
+      (("chicken", 0), ("all_chows", 1), ("all_pungs", 3), ("half_flush", 3), ("full_flush", 7),
+       ("mixed_terminals", 1), ("little_dragons", 5), ("big_dragons", 8), ("little_winds", 6),
+       ("concealed_pungs", 8), ("seven_pairs", 4))],
+    *[("hongkong", pid, "extras", v) for pid, v in
+      (("concealed", 1), ("dragon_pung", 1), ("seat_wind", 1), ("prevalent_wind", 1), ("no_flowers", 1),
+       ("seat_flower", 1), ("flower_set", 2))],
+    *[("hongkong", pid, "bonuses", v) for pid, v in
+      (("self_draw", 1), ("kong_replacement", 1), ("double_kong_replacement", 8), ("last_tile", 1),
+       ("last_discard", 0), ("robbing_kong", 1))],
+    *[("hongkong", pid, "specials", v) for pid, v in
+      (("all_honours", 10), ("all_terminals", 10), ("nine_gates", 10), ("thirteen_orphans", 13), ("big_winds", 13),
+       ("all_kongs", 13), ("heavenly", 13), ("human", 13), ("earthly", 13), ("seven_flowers", 2),
+       ("eight_flowers", 8))],
 ]
 
 
 @pytest.mark.parametrize(("ruleset", "pid", "table", "value"), VALUE_ROWS,
                          ids=[f"{r[0]}-{r[1]}" for r in VALUE_ROWS])
 def test_hand_type_value_in_ruleset(ruleset, pid, table, value) -> None:
-    concealed, melds, context = EXAMPLES[pid]
+    concealed, melds, context, *flowers = EXAMPLES[pid]
     options = {**RULESET_OPTIONS[ruleset], **({"ghosts": "white"} if pid in GHOST_PATTERNS else {})}
-    response = score({"ruleset": ruleset, "options": options,
-                      "hand": {"concealed": concealed, "melds": melds}, "context": context})
+    hand = {"concealed": concealed, "melds": melds, **({"flowers": flowers[0]} if flowers else {})}
+    response = score({"ruleset": ruleset, "options": options, "hand": hand, "context": context})
     items = {item["id"]: item for item in response["fans"]}
     assert pid in items, f"{pid} not scored: {list(items)}"
     assert items[pid]["fan"] == value
     assert items[pid]["kind"] == table
-    assert (items[pid]["zh"], items[pid]["en"]) == (PATTERNS[pid].zh, PATTERNS[pid].en)
+    zh = rules.load(ruleset).names.get(pid, PATTERNS[pid].zh)  # a rule set may name a pattern its own way
+    assert (items[pid]["zh"], items[pid]["en"]) == (zh, PATTERNS[pid].en)
 
 
 def test_every_scored_pattern_has_a_value_row() -> None:
@@ -290,6 +370,12 @@ def test_a_pattern_never_applies_without_the_facts_it_requires() -> None:
     assert checked > 10_000
 
 
-def test_special_wins_exclude_nothing() -> None:
-    """The evaluator adds special wins after gathering what the called patterns exclude (scoring.evaluate)."""
-    assert all(not p.excludes for p in PATTERNS.values() if p.special_win)
+def test_special_wins_exclude_only_in_rule_sets_that_say_so() -> None:
+    """A special win's precedence applies (scoring.evaluate): 杠上杠 removes 杠上开花 everywhere; no other special win
+    removes anything, except where a rule set's `[excludes]` says so (hongkong: 搶槓 and the first-turn wins are no
+    自摸)."""
+    assert {p.id: p.excludes for p in PATTERNS.values() if p.special_win and p.excludes} == {
+        "double_kong_replacement": ("kong_replacement",)}
+    changed = {(name, pid) for name in rules.ruleset_names() for pid in rules.load(name).excludes
+               if PATTERNS[pid].special_win}
+    assert changed == {("hongkong", pid) for pid in ("heavenly", "earthly", "human", "robbing_kong")}

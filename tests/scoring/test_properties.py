@@ -5,7 +5,7 @@ import random
 from collections import Counter
 from itertools import combinations_with_replacement
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fanshot.datasets.synth.hands import RULESETS, random_request
@@ -166,6 +166,8 @@ VALUE_KEYS = ("fans", "fan_total", "capped", "limit", "points", "per_payer", "pa
 
 @PROPERTY
 @given(seed=seeds, ruleset=rulesets, suits=st.permutations(t.SUITS))
+# 111m 111p 99s with 9s as ghosts: 碰碰胡 and 清幺九 tie at 1 fan; the tiles' order once named one, swapped the other
+@example(seed=6369, ruleset="tuidaohu", suits=["p", "s", "m"])
 def test_swapping_suits_never_changes_the_score(seed: int, ruleset: str, suits: list[str]) -> None:
     """Asked for jipinghu; it holds in every rule set (horses count by rank, ghosts are swapped too)."""
     request = _request(seed, ruleset)

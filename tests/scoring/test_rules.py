@@ -12,7 +12,7 @@ import pytest
 from fanshot.scoring import ScoringError, rules, ruleset_details, ruleset_summaries, score
 from fanshot.scoring.patterns import PATTERNS
 
-NAMES = ["jipinghu", "qianggang", "tuidaohu", "xinzhang"]
+NAMES = ["jipinghu", "tuidaohu", "xinzhang", "qianggang", "hongkong"]  # docs/RULES.md's numbering, the default first
 CHICKEN = "123m456p789s555s11z"
 
 
@@ -70,7 +70,8 @@ def test_summaries() -> None:
     assert [s["name"] for s in summaries] == NAMES
     assert all(set(s) == {"name", "zh", "en", "options"} for s in summaries)
     assert {s["name"]: s["zh"] for s in summaries} == {"jipinghu": "鸡平胡", "qianggang": "广东麻将抢杠",
-                                                       "tuidaohu": "推倒胡", "xinzhang": "广东新麻将"}
+                                                       "tuidaohu": "推倒胡", "xinzhang": "广东新麻将",
+                                                       "hongkong": "香港舊章"}
 
 
 @pytest.mark.parametrize("name", NAMES)
