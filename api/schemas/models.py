@@ -71,8 +71,8 @@ class ModelListing(BaseModel):
     active: str
     versions: list[ModelVersion]
     confirmed_photos: int = Field(description="the confirmed (saved) photos an adaptation started now learns from")
-    new_photos: int = Field(description="confirmed photos beyond those the active version learned from; from "
-                            "`photos_suggested` on, the page offers to teach again")
+    new_photos: int = Field(description="confirmed photos beyond those the active version learned from and the "
+                            "last adaptation started on; from `photos_suggested` on, the page offers to teach again")
     photos_needed: int = Field(description="the fewest confirmed photos an adaptation starts on (fewer: 422 "
                                "`not_enough_examples`)")
     photos_suggested: int = Field(description="the confirmed photos from which the page offers adapting: with "
@@ -89,4 +89,5 @@ class AdaptJob(BaseModel):
     progress: float = Field(description="0 to 1")
     message: str
     version: str | None = Field(description="the new model version, once made")
-    outcome: dict[str, Any] | None = Field(description="held-out `figures` and whether the version was `activated`")
+    outcome: dict[str, Any] | None = Field(description="held-out `figures`, whether the version was `activated`, "
+                                           "and the version it `started_from` (its figures are `base_*`)")

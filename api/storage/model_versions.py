@@ -9,8 +9,9 @@ An adaptation runs as a background thread of the process that was asked; its pro
 starts from the active version (learning as you play: each version builds on the one in use) and is judged against it
 on the same confirmed photos (the adapter's k-fold, read as serving reads them); the adapter keeps it only if it reads
 them better, and then it is made active by itself, unless the active version was switched meanwhile: then it is
-listed, not switched to, and `PUT /v1/models/active` switches by hand. `--adapt auto` (`start_if_due`) starts one by
-itself once SUGGESTED_EXAMPLES confirmed photos are new to the active version and to the last adaptation."""
+listed, not switched to, and `PUT /v1/models/active` switches by hand. The page offers teaching again, and
+`--adapt auto` (`start_if_due`) starts it by itself, once SUGGESTED_EXAMPLES confirmed photos are new to the active
+version and to the last adaptation."""
 
 from __future__ import annotations
 
@@ -151,15 +152,14 @@ class ModelVersions:
         return adaptation.get("confirmed", adaptation["photos"]) if adaptation else 0
 
     def new_photos(self, confirmed: int) -> int:
-        """Of `confirmed` photos, those beyond what the active version learned from."""
-        return max(0, confirmed - self.learned_from(self.active_id()))
+        """Of `confirmed` photos, those beyond what the active version learned from and the last adaptation
+        started on (one that kept nothing, or a version rolled back from, is not offered again at once)."""
+        return max(0, confirmed - max(self.learned_from(self.active_id()), int(self._setting(TAUGHT_ON) or 0)))
 
     def start_if_due(self, confirmed: int, examples: Callable[[], list[Example]], adapter: Adapter) -> dict | None:
-        """`--adapt auto`: start adapting (`start_job`) once SUGGESTED_EXAMPLES of the `confirmed` photos are new to
-        the active version and to the last adaptation started (one that kept nothing is not retried on every
-        photo); the job, or None when not due or one is running."""
-        if confirmed - max(self.learned_from(self.active_id()), int(self._setting(TAUGHT_ON) or 0)) \
-                < SUGGESTED_EXAMPLES:
+        """`--adapt auto`: start adapting (`start_job`) once SUGGESTED_EXAMPLES of the `confirmed` photos are new
+        (`new_photos`); the job, or None when not due or one is running."""
+        if self.new_photos(confirmed) < SUGGESTED_EXAMPLES:
             return None
         try:
             return self.start_job(examples(), adapter, "queued by itself (--adapt auto)")
@@ -269,7 +269,8 @@ class ModelVersions:
         figures = held_out_figures(record)
         start = record["started_from"]
         if record["kept"] != "adapted":
-            self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False},
+            self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False,
+                                                                     "started_from": start},
                          message=f"no new version: on {figures['photos']} held-out photos the adapted models read "
                          f"F1 {figures['f1']:.3f}, not better than {start}'s {figures['base_f1']:.3f}")
             return
@@ -282,7 +283,7 @@ class ModelVersions:
         if activated:
             self.activate(version_id)
         self._update(job_id, state="done", progress=1.0, version=version_id,
-                     outcome={"figures": figures, "activated": activated},
+                     outcome={"figures": figures, "activated": activated, "started_from": start},
                      message=f"version {version_id}: held-out F1 {figures['f1']:.3f} ({start} "
                      f"{figures['base_f1']:.3f}); " + ("now active" if activated else
                                                        f"not switched to: {active} was switched to meanwhile"))

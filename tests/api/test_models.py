@@ -144,7 +144,8 @@ def test_teaching_again_starts_from_the_active_version_once_10_photos_are_new_to
     listing = client.get("/v1/models").json()
     assert (listing["active"], listing["new_photos"], listing["versions"][2]["started_from"]) == \
         (job["version"], 0, first)
-    assert client.put("/v1/models/active", json={"version": "base"}).json()["new_photos"] == 20  # base learned none
+    # rolled back: the base learned from none, but the last teaching from all 20, so it is not offered at once
+    assert client.put("/v1/models/active", json={"version": "base"}).json()["new_photos"] == 0
 
 
 def test_adapt_auto_teaches_by_itself_at_the_10th_new_photo_and_not_again_before_10_more(tmp_path, storage):
