@@ -34,7 +34,8 @@ def listing(versions: ModelVersions, store: Store, request: Request) -> JSONResp
     confirmed = store.confirmed_count()
     return JSONResponse({**versions.listing(), "confirmed_photos": confirmed,
                          "new_photos": versions.new_photos(confirmed), "photos_needed": MIN_EXAMPLES,
-                         "photos_suggested": SUGGESTED_EXAMPLES, "adapt_auto": request.app.state.adapt_auto})
+                         "photos_suggested": SUGGESTED_EXAMPLES, "adapt_auto": request.app.state.adapt_auto,
+                         "job": versions.running_job()})
 
 
 @router.get("", response_model=ModelListing)

@@ -67,6 +67,18 @@ class ModelFigures(BaseModel):
     sets: dict[str, SetFigures]
 
 
+class AdaptJob(BaseModel):
+    id: str
+    created_at: str
+    updated_at: str
+    state: Literal["queued", "running", "done", "failed"]
+    progress: float = Field(description="0 to 1")
+    message: str
+    version: str | None = Field(description="the new model version, once made")
+    outcome: dict[str, Any] | None = Field(description="held-out `figures`, whether the version was `activated`, "
+                                           "and the version it `started_from` (its figures are `base_*`)")
+
+
 class ModelListing(BaseModel):
     active: str
     versions: list[ModelVersion]
@@ -79,15 +91,4 @@ class ModelListing(BaseModel):
                                   "fewer, the adapted version learns the table's tiles weakly")
     adapt_auto: bool = Field(description="the server starts teaching by itself once `new_photos` reaches "
                              "`photos_suggested` (`fanshot serve --adapt auto`)")
-
-
-class AdaptJob(BaseModel):
-    id: str
-    created_at: str
-    updated_at: str
-    state: Literal["queued", "running", "done", "failed"]
-    progress: float = Field(description="0 to 1")
-    message: str
-    version: str | None = Field(description="the new model version, once made")
-    outcome: dict[str, Any] | None = Field(description="held-out `figures`, whether the version was `activated`, "
-                                           "and the version it `started_from` (its figures are `base_*`)")
+    job: AdaptJob | None = Field(description="the adaptation queued or running now, whoever started it")

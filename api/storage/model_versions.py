@@ -227,6 +227,13 @@ class ModelVersions:
                          name=f"adapt-{job_id}").start()
         return self.job(job_id)  # type: ignore[return-value]
 
+    def running_job(self) -> dict[str, Any] | None:
+        """The adaptation queued or running now, if any (the page follows one it did not start: `--adapt auto`)."""
+        with reading(self.engine) as db:
+            job_id = db.execute(select(adapt_jobs.c.id).where(adapt_jobs.c.state.in_(("queued", "running")))
+                                .order_by(adapt_jobs.c.created_at.desc())).scalar()
+        return self.job(job_id) if job_id else None
+
     def job(self, job_id: str) -> dict[str, Any] | None:
         with reading(self.engine) as db:
             row = db.execute(select(adapt_jobs).where(adapt_jobs.c.id == job_id)).first()

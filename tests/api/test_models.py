@@ -100,7 +100,7 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     assert client.get("/v1/models").json() == {"active": "base", "versions": [
         {"id": "base", "created_at": None, "active": True, "photos": 0, "started_from": None, "held_out": None,
          "figures": "/v1/models/base/figures"}], "confirmed_photos": 0, "new_photos": 0, "photos_needed": 2,
-        "photos_suggested": 10, "adapt_auto": False}
+        "photos_suggested": 10, "adapt_auto": False, "job": None}
     confirm_photos(client, 3)
     job = adapt(client)
     assert job["state"] == "done" and job["progress"] == 1 and job["outcome"]["activated"] is True
@@ -149,18 +149,18 @@ def test_teaching_again_starts_from_the_active_version_once_10_photos_are_new_to
 
 
 def test_adapt_auto_teaches_by_itself_at_the_10th_new_photo_and_not_again_before_10_more(tmp_path, storage):
-    adapter = fake_adapter(0.7, kept="base", photos=10)  # reads no better: no version, and not retried each photo
+    gate = threading.Event()
+    adapter = fake_adapter(0.7, kept="base", photos=10, gate=gate)  # no better: no version, not retried each photo
     client = app_client(tmp_path, adapter, storage=storage, adapt_auto=True)
     assert client.get("/v1/models").json()["adapt_auto"] is True
     confirm_photos(client, 9)
     assert "calls" not in adapter.seen
     confirm_photos(client, 1)  # the 10th
-    for _ in range(200):
-        if adapter.seen.get("calls"):
-            break
-        time.sleep(0.05)
+    job = client.get("/v1/models").json()["job"]  # listed while it runs: the page follows it
+    assert job["message"] == "queued by itself (--adapt auto)" or job["state"] == "running"
+    gate.set()
+    assert finished(client, job)["state"] == "done"
     assert adapter.seen["calls"] == 1 and len(adapter.seen["labels"]) == 10
-    time.sleep(0.2)  # its job finishes (it kept nothing)
     confirm_photos(client, 9)
     time.sleep(0.3)
     assert adapter.seen["calls"] == 1  # 19 new to the base, but only 9 new to the last adaptation
