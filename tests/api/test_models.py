@@ -347,3 +347,13 @@ def test_a_version_adapted_before_the_deep_kind_existed_is_listed_as_a_head_refi
 
     assert held_out_figures({"kept": "adapted", "held_out": figures(0.9)})["kind"] == "head"
     assert held_out_figures({"kind": "deep", "kept": "adapted", "held_out": figures(0.9)})["kind"] == "deep"
+
+
+def test_the_servers_adapter_judges_each_version_on_every_confirmed_photo(monkeypatch):
+    from fanshot.api.dependencies import model_adapter
+    from fanshot.vision.training import adapt as adapting
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(adapting, "adapt", lambda *args, **options: seen.update(options) or {})
+    model_adapter(Path("photos"), Path("out"), Path("active"), progress=None)
+    assert seen["folds"] is True  # k-fold on every photo, the head kind too (issue 52 point 5)
