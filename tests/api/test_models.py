@@ -357,3 +357,19 @@ def test_the_servers_adapter_judges_each_version_on_every_confirmed_photo(monkey
     monkeypatch.setattr(adapting, "adapt", lambda *args, **options: seen.update(options) or {})
     model_adapter(Path("photos"), Path("out"), Path("active"), progress=None)
     assert seen["folds"] is True  # k-fold on every photo, the head kind too (issue 52 point 5)
+
+
+@pytest.mark.parametrize(("setting", "auto"), [("auto", True), ("manual", False)])
+def test_fanshot_serve_adapt_reaches_each_server_process(tmp_path, monkeypatch, setting, auto):
+    import gc
+
+    from fanshot.api.cli import ADAPT_VARIABLE, DATA_DIR_VARIABLE, app_from_environment
+
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(ADAPT_VARIABLE, setting)  # what `fanshot serve --adapt` sets for its workers
+    try:
+        app = app_from_environment()
+        OPENED.append(app)
+        assert app.state.adapt_auto is auto
+    finally:
+        gc.unfreeze()
