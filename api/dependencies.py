@@ -33,7 +33,7 @@ def model_recogniser(image: np.ndarray, models_dir: Path | None, original: Origi
     # Imported on first use: it loads ONNX Runtime and the model, which scoring-only use never needs.
     from fanshot.vision.recogniser import for_models, shipped
 
-    return (for_models(models_dir) if models_dir else shipped())(image, original)
+    return (for_models(models_dir) if models_dir else shipped())(image, original).as_dict()
 
 
 def model_tile_namer(image: np.ndarray, box: list[float], models_dir: Path | None) -> dict[str, Any]:
@@ -51,8 +51,9 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
 
 @cache
 def load_shipped_models() -> str:
-    """Load the models recognitions use; their version is a digest of their files (vision.json names them)."""
-    from fanshot.vision.recogniser import MODELS_DIR, models_version, shipped
+    """Load the models recognitions use; their version is a digest of the models and their settings (VisionFile)."""
+    from fanshot.vision.config import models_version
+    from fanshot.vision.recogniser import MODELS_DIR, shipped
 
     shipped()
     return models_version(MODELS_DIR)

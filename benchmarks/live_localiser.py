@@ -35,6 +35,7 @@ import uvicorn
 from playwright import sync_api
 
 from fanshot.api.app import create_app
+from fanshot.vision.config import VisionFile
 from fanshot.vision.image import load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 
@@ -81,8 +82,8 @@ def python_peer(models: Path, frame: np.ndarray, runs: int) -> float:
     recogniser = Recogniser.load(models)
     options = ort.SessionOptions()
     options.intra_op_num_threads = options.inter_op_num_threads = 1
-    meta = json.loads((models / "vision.json").read_text(encoding="utf-8"))
-    one = replace(recogniser, localiser=ort.InferenceSession(str(models / meta["localiser"]["file"]), options,
+    localiser = VisionFile.read(models).localiser.file
+    one = replace(recogniser, localiser=ort.InferenceSession(str(models / localiser), options,
                                                              providers=["CPUExecutionProvider"]))
     one.localise(frame, one.config.conf)
     times = []

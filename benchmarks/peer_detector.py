@@ -157,7 +157,7 @@ class Peer:
     def __init__(self) -> None:
         import importlib
 
-        import mahjong_detector
+        import mahjong_detector  # pyright: ignore[reportMissingImports]  # the peer project, installed only to compare
 
         # the modules, not the package's re-exported `predict` function
         predict = importlib.import_module("mahjong_detector.predict")

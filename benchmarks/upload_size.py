@@ -88,7 +88,7 @@ def serve(data_dir: Path, port: int = 8765) -> str:
 
 def codes(photo: bytes) -> Counter[str]:
     read = shipped()(load_photo(photo, max_side=RECOGNITION_MAX_SIDE), Original(photo))
-    return Counter(tile["code"] for tile in read["tiles"])
+    return Counter(tile["code"] for tile in read.tiles)
 
 
 def labelled(photo: Path) -> Counter[str] | None:

@@ -89,7 +89,8 @@ def systems(peer: bool, ablation: bool = False,
     (`models:DIR`), and with `peer` mahjong-detector's public `detect_tiles` (PyPI; `pip install --no-deps
     mahjong-detector==0.0.6`)."""
     def fanshot(recogniser: Recogniser) -> Callable[[bytes], dict]:
-        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))
+        return lambda data: recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True),
+                                       Original(data)).as_dict()
 
     single_look = shipped().with_config(shipped().config.without(*STAGES))
     timed = {"fanshot": fanshot(shipped()), "single_look": fanshot(single_look)}
@@ -98,7 +99,7 @@ def systems(peer: bool, ablation: bool = False,
                   for stage in STAGES}
     timed |= {f"models:{folder}": fanshot(for_models(folder)) for folder in candidates}
     if peer:
-        import mahjong_detector
+        import mahjong_detector  # pyright: ignore[reportMissingImports]  # the peer project, installed only to compare
 
         timed["peer"] = lambda data: mahjong_detector.detect_tiles(Image.open(io.BytesIO(data)))
     return timed

@@ -13,8 +13,9 @@ from fanshot.scoring.score import score
 
 
 def ruleset_summaries() -> list[dict]:
-    return [{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")}
-            for name in ruleset_names()]
+    """Each rule set's names and options, and whether a hand may hold ghost tiles (the page lays its form out by it)."""
+    return [{**{key: value for key, value in load(name).describe().items() if key in ("name", "zh", "en", "options")},
+             "ghosts_in_play": load(name).ghosts_in_play} for name in ruleset_names()]
 
 
 def ruleset_details(name: str) -> dict:

@@ -149,6 +149,12 @@ class Ruleset:
         return dict(self.options), {table: dict(values) for table, values in self.values.items()}
 
     @property
+    def ghosts_in_play(self) -> bool:
+        """Whether a hand may hold ghost tiles 鬼牌: the `ghosts` option names a mode, or the rule set scores them
+        (`plays_ghosts`); elsewhere a context that names ghosts is refused."""
+        return self.options["ghosts"] != "none" or self.plays_ghosts
+
+    @property
     def cap(self) -> int | None:
         cap = self.options.get("cap", -1)
         return None if cap < 0 else cap

@@ -18,7 +18,7 @@ def ghost_tiles(ruleset: Ruleset, context: WinContext) -> tuple[str, ...]:
     mode = ruleset.options["ghosts"]
     if mode == "none" and not context.ghosts:  # most hands
         return ()
-    if mode == "none" and not ruleset.plays_ghosts:  # a rule set that scores nothing of ghosts plays none
+    if not ruleset.ghosts_in_play:
         raise ScoringError("bad_context", f"context.ghosts: rule set {ruleset.name} plays without ghost tiles (鬼牌); "
                            "remove context.ghosts, or set options.ghosts to a mode (white, flip, flip2) for a house "
                            "that plays them", field="context.ghosts", reason="no_ghosts")

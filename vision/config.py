@@ -1,12 +1,18 @@
-"""The recogniser's settings: every threshold and every stage switch, stored with the models in `vision.json` (the
-localiser's threshold under `localiser.conf`, the rest under `recogniser`). A models folder that names none gets
-these defaults, which are the shipped models' choices; each was chosen on the choice sets (models/EXPERIMENTS.md)."""
+"""A models folder's `vision.json`, owned here (`VisionFile`: read, write, version), and the recogniser's settings
+in it: every threshold and every stage switch. A models folder that names no setting gets these defaults, which are
+the shipped models' choices; each was chosen on the choice sets (models/EXPERIMENTS.md).
+
+The localiser's threshold has one home: `RecogniserConfig.conf` in code, `localiser.conf` in the file (where the
+shipped and every adapted folder keep it, and the page reads it); `recogniser.conf` is refused."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
 
@@ -172,16 +178,6 @@ class RecogniserConfig(Settings):
     suggestions: Suggestions = Suggestions()
     live: Live = Live()
 
-    @classmethod
-    def from_vision_json(cls, meta: dict[str, Any], source: str = "vision.json") -> RecogniserConfig:
-        """The settings of a models folder's vision.json: `localiser.conf` and the `recogniser` section."""
-        try:
-            return cls.model_validate({**meta.get("recogniser", {}),
-                                       "conf": meta.get("localiser", {}).get("conf", DEFAULT_CONF)})
-        except ValidationError as error:
-            problems = "; ".join(f"{_where(problem['loc'])}: {problem['msg']}" for problem in error.errors())
-            raise ValueError(f"{source}: {problems}") from None
-
     def section(self) -> dict[str, Any]:
         """The `recogniser` section of vision.json (the threshold is kept with the localiser)."""
         return self.model_dump(exclude={"conf"})
@@ -200,6 +196,108 @@ class RecogniserConfig(Settings):
         return self.changed(**{stage: {"enabled": False} for stage in stages})
 
 
+VISION_JSON = "vision.json"
+RECORDS = ("training", "adaptation", "refit", "quantised")  # what made the models: no part of their version
+
+
+class Stage(Settings):
+    """One of the folder's two ONNX models: its file (beside vision.json), input side and class names."""
+
+    file: str = Field(min_length=1, pattern=r"^[^/\\]+$", description="a file name in the models folder")
+    imgsz: int = Field(gt=0)
+    classes: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("classes")
+    @classmethod
+    def _distinct(cls, classes: tuple[str, ...]) -> tuple[str, ...]:
+        if twice := sorted({name for name in classes if classes.count(name) > 1}):
+            raise ValueError(f"class {twice[0]!r} is named twice; each output of the model has its own name")
+        return classes
+
+
+class VisionFile(Settings):
+    """A models folder's vision.json: both models, the recogniser's settings (`recogniser.conf` is the file's
+    `localiser.conf`) and the records of what made them (`RECORDS`: training commands, adaptation, refit,
+    quantisation)."""
+
+    localiser: Stage
+    classifier: Stage
+    recogniser: RecogniserConfig = RecogniserConfig()
+    training: tuple[str, ...] = ()
+    adaptation: dict[str, Any] | None = None
+    refit: dict[str, Any] | None = None
+    quantised: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _threshold_from_the_localiser(cls, data: Any) -> Any:
+        """The file keeps the threshold with the localiser; in code it is the recogniser's `conf`."""
+        if not isinstance(data, dict) or not isinstance(data.get("localiser"), dict):
+            return data
+        recogniser = data.get("recogniser", {})
+        if isinstance(recogniser, dict) and "conf" in recogniser:
+            raise ValueError("recogniser.conf: the localiser's threshold is kept as localiser.conf")
+        localiser = dict(data["localiser"])
+        conf = localiser.pop("conf", DEFAULT_CONF)
+        recogniser = {**recogniser, "conf": conf} if isinstance(recogniser, dict) else recogniser
+        return {**data, "localiser": localiser, "recogniser": recogniser}
+
+    @classmethod
+    def parse(cls, data: dict[str, Any], source: str = VISION_JSON) -> VisionFile:
+        """A vision.json's content, refused with each wrong setting named by its place in the file."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as error:
+            problems = "; ".join(f"{_where(problem['loc'])}: {problem['msg']}" if problem["loc"] else problem["msg"]
+                                 for problem in error.errors())
+            raise ValueError(f"{source}: {problems}") from None
+
+    @classmethod
+    def read(cls, folder: Path) -> VisionFile:
+        source = folder / VISION_JSON
+        return cls.parse(json.loads(source.read_text(encoding="utf-8")), str(source))
+
+    def content(self) -> dict[str, Any]:
+        """What the file holds: the threshold under `localiser.conf`, records only where there are some."""
+        data = self.model_dump(mode="json")
+        data["localiser"]["conf"] = data["recogniser"].pop("conf")
+        return {key: value for key, value in data.items() if value is not None}
+
+    def write(self, folder: Path) -> Path:
+        """Write `folder/vision.json`, checked first: a file that would not read back is refused, naming the
+        setting, and not written (settings changed with `model_copy(update=...)` skip validation)."""
+        path = folder / VISION_JSON
+        content = self.content()
+        VisionFile.parse(json.loads(json.dumps(content)), str(path))
+        path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
+        return path
+
+    def with_classifier(self, classes: list[str], conf: float) -> VisionFile:
+        """This file for a classifier refitted to `classes`, read at the threshold `conf` (checked by `write`)."""
+        return self.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
+                                       "recogniser": self.recogniser.model_copy(update={"conf": conf})})
+
+    def files(self) -> tuple[str, str]:
+        """The model files it names, localiser first."""
+        return self.localiser.file, self.classifier.file
+
+    def version(self, folder: Path) -> str:
+        """The folder's version: the first 12 hex digits of the SHA-256 of what changes readings, the two models'
+        bytes and every setting, so two folders that read alike share it; the records (`RECORDS`, such as the
+        training commands' prose) and the files' names are left out."""
+        unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"}}
+        settings = self.model_dump(mode="json", exclude=unread)
+        digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+        for name in self.files():
+            digest.update((folder / name).read_bytes())
+        return digest.hexdigest()[:12]
+
+
+def models_version(folder: Path) -> str:
+    """A models folder's version (`VisionFile.version`)."""
+    return VisionFile.read(folder).version(folder)
+
+
 def _where(loc: tuple) -> str:
-    """A setting's place in vision.json, as its keys joined by dots."""
-    return ".".join(["localiser", "conf"] if loc == ("conf",) else ["recogniser", *map(str, loc)])
+    """A setting's place in vision.json, as its keys joined by dots (the threshold's is `localiser.conf`)."""
+    return "localiser.conf" if tuple(loc) == ("recogniser", "conf") else ".".join(map(str, loc))

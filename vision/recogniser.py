@@ -7,10 +7,8 @@ row or a close-up vouches for them, and layout groups the tiles and proposes a h
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +16,7 @@ import numpy as np
 import onnxruntime as ort
 
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.config import RecogniserConfig, ZoomOut
+from fanshot.vision.config import RecogniserConfig, VisionFile, ZoomOut
 from fanshot.vision.geometry import (
     close_up_tiles,
     cut_at_edge,
@@ -143,6 +141,24 @@ def tile_entry(box: np.ndarray, score: float, kind: str, p: np.ndarray, codes: l
 
 
 @dataclass(frozen=True)
+class Recognition:
+    """What the recogniser reads in a photo: docs/API.md's recognition result, without `id` and `model_version`
+    (`as_dict`, in the contract's key order). Tiles and groups keep the contract's JSON shape; groups, the hand's
+    places and suggestions refer to tiles by index."""
+
+    image: dict[str, int]  # {"width", "height"}: the photo's own pixels, which the boxes are in
+    tiles: list[dict]  # {box, code, confidence, alternatives}
+    groups: list[dict]  # {kind, tiles: indices}
+    hand: dict
+    hand_tiles: list
+    suggestions: list[dict]
+    timing_ms: dict[str, float]  # localise, classify, total
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class Recogniser:
     """The two ONNX models and the settings they are read with. `Recogniser.load(models_dir)` builds one from a
     models folder; `shipped()` / `for_models(dir)` give the process's shared one; `with_config` the same models
@@ -159,12 +175,10 @@ class Recogniser:
     @classmethod
     def load(cls, models_dir: Path) -> Recogniser:
         """Both ONNX sessions and the settings of `models_dir/vision.json`."""
-        source = models_dir / "vision.json"
-        meta = json.loads(source.read_text(encoding="utf-8"))
-        loc, cls_meta = meta["localiser"], meta["classifier"]
-        return cls(session(models_dir / loc["file"]), loc["imgsz"], loc["classes"],
-                   session(models_dir / cls_meta["file"]), cls_meta["imgsz"], cls_meta["classes"],
-                   RecogniserConfig.from_vision_json(meta, str(source)))
+        models = VisionFile.read(models_dir)
+        loc, named = models.localiser, models.classifier
+        return cls(session(models_dir / loc.file), loc.imgsz, list(loc.classes),
+                   session(models_dir / named.file), named.imgsz, list(named.classes), models.recogniser)
 
     def with_config(self, config: RecogniserConfig) -> Recogniser:
         return replace(self, config=config)
@@ -359,7 +373,7 @@ class Recogniser:
                 & (named >= config.row_fill.code_p))
         return found.only(sure | (found.faces & fits))
 
-    def __call__(self, image: np.ndarray, original: Original | None = None) -> dict:
+    def __call__(self, image: np.ndarray, original: Original | None = None) -> Recognition:
         """Recognise the tiles in an H×W×3 uint8 RGB photo (already EXIF-oriented), decoded from `original` when
         it was shrunk to be read. Boxes come back in the photo's own pixels; groups are found in the frame read,
         where rows run across."""
@@ -378,17 +392,17 @@ class Recogniser:
         codes = [tile["code"] for tile in tiles]
         groups = group_tiles(found.boxes, codes, self.config.layout)
         placed = place_hand(groups, codes)
-        return {
-            "image": {"width": width, "height": height},
-            "tiles": tiles,
-            "groups": groups,
-            "hand": hand_of(placed, codes),
-            "hand_tiles": placed,
-            "suggestions": suggest(tiles, groups, self.config.suggestions),
-            "timing_ms": {"localise": round((located - start) * 1000, 1),
-                          "classify": round((classified - located) * 1000, 1),
-                          "total": round((time.perf_counter() - start) * 1000, 1)},
-        }
+        return Recognition(
+            image={"width": width, "height": height},
+            tiles=tiles,
+            groups=groups,
+            hand=hand_of(placed, codes),
+            hand_tiles=placed,
+            suggestions=suggest(tiles, groups, self.config.suggestions),
+            timing_ms={"localise": round((located - start) * 1000, 1),
+                       "classify": round((classified - located) * 1000, 1),
+                       "total": round((time.perf_counter() - start) * 1000, 1)},
+        )
 
     def name_tile(self, image: np.ndarray, box: list[float]) -> dict:
         """The code of the tile in a box the user drew: `{code, confidence, alternatives}` from the crop
@@ -407,13 +421,3 @@ def for_models(models_dir: Path = MODELS_DIR) -> Recogniser:
 def shipped() -> Recogniser:
     """The recogniser of the shipped models."""
     return for_models(MODELS_DIR)
-
-
-def models_version(folder: Path) -> str:
-    """A models folder's version: the first 12 hex digits of the SHA-256 of its vision.json and the two models it
-    names, so that two folders holding the same models and settings have the same version."""
-    meta = json.loads((folder / "vision.json").read_text(encoding="utf-8"))
-    digest = hashlib.sha256((folder / "vision.json").read_bytes())
-    for stage in ("localiser", "classifier"):
-        digest.update((folder / meta[stage]["file"]).read_bytes())
-    return digest.hexdigest()[:12]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class RulesetSummary(BaseModel):
+class RulesetNames(BaseModel):
     model_config = ConfigDict(extra="allow")
     name: str
     zh: str
@@ -15,7 +15,13 @@ class RulesetSummary(BaseModel):
     options: dict[str, Any] = Field(description="every option and its default")
 
 
-class RulesetDetails(RulesetSummary):
+class RulesetSummary(RulesetNames):
+    ghosts_in_play: bool = Field(description="a hand may hold ghost tiles 鬼牌: the `ghosts` option names a mode, "
+                                             "or the rule set scores them (docs/RULES.md); the page shows its ghost "
+                                             "fields by it")
+
+
+class RulesetDetails(RulesetNames):
     fans: dict[str, Any] = Field(description="what the rule set scores, by kind")
 
 
@@ -25,7 +31,7 @@ class Health(BaseModel):
 
 class Ready(BaseModel):
     status: Literal["ready"]
-    model_version: str = Field(description="the recognition models in use (a digest of their files)")
+    model_version: str = Field(description="the recognition models in use (a digest of the models and settings)")
 
 
 class TileName(BaseModel):

@@ -18,19 +18,12 @@ import { openPalette, openPicker } from "./picker.js";
 import { confirmationRequest, handRequest } from "./requests.js";
 import { clearResult, renderFlowerChoice, renderResult, renderResultError } from "./result.js";
 import {
-  LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, pickWinning, resetPhoto, saveWarning, state, typeHand,
-  undoClear,
+  LOW_CONFIDENCE, clearHand, deleteTile, loadRecognition, newMeld, page, pickWinning, resetPhoto, saveWarning, state,
+  typeHand, undoClear,
 } from "./state.js";
 import { setVocabulary, tileName } from "./tiles.js";
 import { updateWaits, wireWaits } from "./waits.js";
 
-let rulesets = [];
-let redrawResult = null; // draws the result on screen (or why there is none) again, in another language
-let photoToken = 0; // the photo being read; an answer about an older one is dropped
-let photoUrl = null;
-let shownPhoto = null; // the id of the photo the page shows or is loading (the address's #id), or null
-let unsaved = false; // the photo has fixes not saved yet (kept as a draft on this device meanwhile)
-let edits = 0; // counts fixes: a save answered after a later fix leaves that fix unsaved
 const PHOTO_ID = /^[0-9a-f]{32}$/;
 
 const handActions = {
@@ -41,14 +34,14 @@ const handActions = {
 
 function render() {
   renderBoxes();
-  renderHand(handActions, rulesetSummary(rulesets)?.options);
+  renderHand(handActions, rulesetSummary(page.rulesets)?.options);
   const ready = state.recognition !== null && !document.body.classList.contains("busy");
-  $("save-button").disabled = !ready || saving;
+  $("save-button").disabled = !ready || page.saving;
   updateWaits();
 }
 
 function forgetResult() {
-  redrawResult = null;
+  page.redrawResult = null;
   clearResult();
   scoredHand(null);
 }
@@ -63,8 +56,8 @@ function changed() {
 
 /** Say the photo has unsaved changes and keep them on this device, so leaving the photo never loses them. */
 function noteFix() {
-  edits += 1;
-  unsaved = true;
+  page.edits += 1;
+  page.unsaved = true;
   const kept = keepDraft(localStorage, state.recognition.id, draftOf(state, scoringChoices()));
   setStatus($("save-status"), () => t(kept ? "unsaved" : "unsaved_not_kept"));
 }
@@ -74,7 +67,7 @@ const photoAddress = (id) => `${location.pathname}${location.search}${id ? `#${i
 
 function setBusy(busy) {
   document.body.classList.toggle("busy", busy);
-  // Another photo may be chosen meanwhile (photoToken drops the older answer); nothing else acts on a hand.
+  // Another photo may be chosen meanwhile (page.photoToken drops the older answer); nothing else acts on a hand.
   for (const id of ["score-button", "save-button", "new-meld", "clear-hand"]) $(id).disabled = busy;
   $("hand-section").inert = busy;
   $("photo-progress").hidden = !busy;
@@ -86,8 +79,6 @@ function showPhoto(src) {
   $("photo").hidden = false;
 }
 
-let retryFile = null; // the photo whose upload failed for a reason trying again may cure
-let waitingShot = false; // the page shows a shot kept on this device until the server is back (outbox.js)
 
 /** The upload of a photo: the one path a chosen photo, a camera shot and a kept shot take. */
 function sendPhoto(photo, onProgress = () => {}) {
@@ -99,7 +90,7 @@ function sendPhoto(photo, onProgress = () => {}) {
 /** Show the server's reading of the photo on the page, with its address and what was read. */
 function showReading(recognition) {
   loadRecognition(state, recognition);
-  shownPhoto = recognition.id;
+  page.shownPhoto = recognition.id;
   history.replaceState(null, "", photoAddress(recognition.id));
   const n = recognition.tiles.length;
   const low = recognition.tiles.filter((tile) => tile.confidence < LOW_CONFIDENCE).length;
@@ -111,15 +102,15 @@ function showReading(recognition) {
 const keptForLater = (photo) => keepForLater(photo, { name: photo.name, kept_at: Date.now() }).then(() => true, () => false);
 
 async function readPhoto(file) {
-  const token = ++photoToken;
-  retryFile = null;
-  waitingShot = false;
+  const token = ++page.photoToken;
+  page.retryFile = null;
+  page.waitingShot = false;
   $("retry-photo").hidden = true;
   resetPhoto(state); // one state per photo: nothing of the previous one can be scored or saved
   // a history entry per photo: Back returns to the previous one (its fixes kept as a draft)
-  if (shownPhoto) history.pushState(null, "", photoAddress(null));
-  shownPhoto = null;
-  unsaved = false;
+  if (page.shownPhoto) history.pushState(null, "", photoAddress(null));
+  page.shownPhoto = null;
+  page.unsaved = false;
   setStatus($("save-status"), "");
   setStatus($("hand-status"), "");
   changed();
@@ -129,31 +120,31 @@ async function readPhoto(file) {
   try {
     setStatus(status, () => t("preparing"));
     photo = await preparePhoto(file);
-    if (photoUrl) URL.revokeObjectURL(photoUrl);
-    photoUrl = URL.createObjectURL(photo);
-    showPhoto(photoUrl); // the local copy at once; the boxes come with the answer
+    if (page.photoUrl) URL.revokeObjectURL(page.photoUrl);
+    page.photoUrl = URL.createObjectURL(photo);
+    showPhoto(page.photoUrl); // the local copy at once; the boxes come with the answer
     const recognition = await sendPhoto(photo, (fraction) => {
-      if (token !== photoToken) return;
+      if (token !== page.photoToken) return;
       $("photo-progress").value = fraction;
       setStatus(status, () => fraction < 1 ? t("uploading", { p: Math.round(100 * fraction) }) : t("reading"));
     });
-    if (token !== photoToken) return;
+    if (token !== page.photoToken) return;
     showReading(recognition);
   } catch (error) {
-    if (token !== photoToken) return;
+    if (token !== page.photoToken) return;
     if (unreachable(error) && await keptForLater(photo)) {
-      if (token !== photoToken) return; // kept all the same: sent with the others when the server is back
+      if (token !== page.photoToken) return; // kept all the same: sent with the others when the server is back
       showWaiting(); // the preview stays
       return;
     }
     // The preview stays (it is the photo chosen); where trying again can help (no connection, a busy or failing
     // server), Retry sends the same file again instead of making the player choose it again (issue 35).
-    if (!photoUrl || $("photo-image").src !== photoUrl) $("photo").hidden = true;
-    retryFile = worthRetrying(error) ? file : null;
-    $("retry-photo").hidden = retryFile === null;
+    if (!page.photoUrl || $("photo-image").src !== page.photoUrl) $("photo").hidden = true;
+    page.retryFile = worthRetrying(error) ? file : null;
+    $("retry-photo").hidden = page.retryFile === null;
     setStatus(status, () => t("read_failed", { error: errorText(error) }), true);
   } finally {
-    if (token === photoToken) {
+    if (token === page.photoToken) {
       setBusy(false);
       $("photo-input").value = ""; // the same photo may be chosen again
       render();
@@ -164,7 +155,7 @@ async function readPhoto(file) {
 /** The shot on screen waits on this device for the server: read once it is back (online, the next load, or Try
  *  again). */
 function showWaiting() {
-  waitingShot = true;
+  page.waitingShot = true;
   $("retry-photo").hidden = false;
   setStatus($("photo-status"), () => t("kept_offline"), true);
 }
@@ -172,45 +163,44 @@ function showWaiting() {
 /** The newest shot an earlier visit kept, on screen as waiting, where the address names no photo to show. */
 async function showKeptShot() {
   const kept = await pending().catch(() => []); // this device keeps nothing (IndexedDB off)
-  if (!kept.length || shownPhoto) return;
-  photoUrl = URL.createObjectURL(kept.at(-1).blob);
-  showPhoto(photoUrl);
+  if (!kept.length || page.shownPhoto) return;
+  page.photoUrl = URL.createObjectURL(kept.at(-1).blob);
+  showPhoto(page.photoUrl);
   showWaiting();
 }
 
 /** Send the shots kept on this device while the server was unreachable. The page shows the reading of the last
  *  one sent where it was waiting on a kept shot or shows no photo; otherwise the readings are linked below. */
 async function sendKept() {
-  if (waitingShot) setStatus($("photo-status"), () => t("kept_sending"));
+  if (page.waitingShot) setStatus($("photo-status"), () => t("kept_sending"));
   const report = await sendPending((blob, meta) => sendPhoto(new File([blob], meta.name, { type: blob.type })))
     .catch(() => null); // this device keeps nothing (IndexedDB off): there is nothing to send
   if (!report) return;
-  const free = waitingShot || (!shownPhoto && !document.body.classList.contains("busy"));
+  const free = page.waitingShot || (!page.shownPhoto && !document.body.classList.contains("busy"));
   const sent = report.sent.map(({ answer }) => answer);
   const shown = free ? sent.pop() : undefined;
   if (shown) {
-    ++photoToken;
-    waitingShot = false;
-    retryFile = null;
+    ++page.photoToken;
+    page.waitingShot = false;
+    page.retryFile = null;
     $("retry-photo").hidden = true;
-    if (shownPhoto) history.pushState(null, "", photoAddress(null));
+    if (page.shownPhoto) history.pushState(null, "", photoAddress(null));
     showPhoto(`/v1/recognitions/${shown.id}/image`);
     showReading(shown);
     render();
-  } else if (waitingShot) { // still waiting, or refused for good (said below)
-    waitingShot = report.left > 0;
-    $("retry-photo").hidden = !waitingShot;
-    setStatus($("photo-status"), waitingShot ? () => t("kept_offline") : "", waitingShot);
+  } else if (page.waitingShot) { // still waiting, or refused for good (said below)
+    page.waitingShot = report.left > 0;
+    $("retry-photo").hidden = !page.waitingShot;
+    setStatus($("photo-status"), page.waitingShot ? () => t("kept_offline") : "", page.waitingShot);
   }
-  keptNotes = [
+  page.keptNotes = [
     ...sent.map((recognition) => ["kept_sent", recognition.id]),
     ...report.refused.map(({ error }) => ["kept_refused", error]),
-    ...(report.left && !waitingShot ? [["kept_waiting", report.left]] : []),
+    ...(report.left && !page.waitingShot ? [["kept_waiting", report.left]] : []),
   ];
   showKeptNotes();
 }
 
-let keptNotes = []; // what the last sending of kept shots has to say: [phrase key, its value]
 
 /** The line under the photo's status about kept shots: read ones (linked), refused ones (why), ones waiting. */
 function showKeptNotes() {
@@ -225,12 +215,12 @@ function showKeptNotes() {
     kept_refused: (error) => [t("kept_refused", { error: errorText(error) })],
     kept_waiting: (n) => [t("kept_waiting", { n })],
   };
-  line.replaceChildren(...keptNotes.flatMap(([key, value], index) => [...(index ? [" "] : []), ...words[key](value)]));
-  line.hidden = keptNotes.length === 0;
+  line.replaceChildren(...page.keptNotes.flatMap(([key, value], index) => [...(index ? [" "] : []), ...words[key](value)]));
+  line.hidden = page.keptNotes.length === 0;
 }
 
 function showResult(draw) {
-  redrawResult = draw;
+  page.redrawResult = draw;
   draw();
 }
 
@@ -240,12 +230,12 @@ async function score(options = {}) {
     showResult(() => renderResultError(errorText({ errors: [{ code: "winning_tile_missing" }] })));
     return;
   }
-  const ruleset = rulesetSummary(rulesets);
+  const ruleset = rulesetSummary(page.rulesets);
   if (hand.flowers && ruleset && !ruleset.options.flowers) {
-    const withFlowers = rulesets.find((summary) => summary.options.flowers);
+    const withFlowers = page.rulesets.find((summary) => summary.options.flowers);
     showResult(() => renderFlowerChoice(ruleset, withFlowers, {
       leaveOut: () => score({ withFlowers: false }),
-      switchTo: (name) => { $("ruleset").value = name; renderRulesetFields(rulesets); changed(); score(); },
+      switchTo: (name) => { $("ruleset").value = name; renderRulesetFields(page.rulesets); changed(); score(); },
     }));
     return;
   }
@@ -263,20 +253,19 @@ async function score(options = {}) {
 
 // A save in flight: Save stays disabled until it answers, so a double tap neither writes twice nor takes the
 // second request's 412 (its own first write) for someone else's save (issue 35).
-let saving = false;
 
 async function save() {
-  if (saving) return;
+  if (page.saving) return;
   const status = $("save-status");
   const warning = saveWarning(state);
   if (warning && !window.confirm(t(warning.key, warning))) {
     setStatus(status, () => t("save_cancelled"));
     return;
   }
-  saving = true;
+  page.saving = true;
   $("save-button").disabled = true;
   const { id } = state.recognition;
-  const sent = edits;
+  const sent = page.edits;
   try {
     const body = confirmationRequest(state, scoringChoices());
     const { data: saved, etag } = await callTagged("PUT", `/v1/recognitions/${id}/confirmation`, body,
@@ -288,11 +277,11 @@ async function save() {
     }
     state.recognition.confirmation = saved;
     state.etag = etag;
-    if (edits !== sent) { // fixed again while saving: that fix is still unsaved, its draft now over this save
+    if (page.edits !== sent) { // fixed again while saving: that fix is still unsaved, its draft now over this save
       keepDraft(localStorage, id, draftOf(state, scoringChoices()));
       return;
     }
-    unsaved = false;
+    page.unsaved = false;
     dropDraft(localStorage, id);
     const unboxed = [...state.tiles.values()].filter((tile) => !tile.box).length;
     setStatus(status, () => [t("saved", { n: saved.tiles.filter((tile) => tile.box).length, time: new Date(saved.confirmed_at).toLocaleTimeString() }),
@@ -300,7 +289,7 @@ async function save() {
   } catch (error) {
     setStatus(status, () => t("not_saved", { error: errorText(error) }), true);
   } finally {
-    saving = false;
+    page.saving = false;
     render();
   }
 }
@@ -350,14 +339,14 @@ async function typeHandIn(event) {
 function renderLanguage() {
   translatePage(document);
   const ruleset = $("ruleset").value; // kept through the new option names, before the fields fit the rule set
-  $("ruleset").replaceChildren(...rulesets.map(rulesetOption));
+  $("ruleset").replaceChildren(...page.rulesets.map(rulesetOption));
   if (ruleset) $("ruleset").value = ruleset;
   renderSeats();
   renderGame(); // after the seats: it names each seat's player
   renderAdapt();
-  renderRulesetFields(rulesets);
+  renderRulesetFields(page.rulesets);
   render();
-  redrawResult?.();
+  page.redrawResult?.();
   rewordStatuses();
   showKeptNotes();
 }
@@ -379,31 +368,31 @@ function switchLanguage() {
 
 /** Show photo `id` as it was left: its saved work, then the unsaved fixes kept on this device, if any. */
 async function restore(id) {
-  const token = ++photoToken; // an upload or another photo still loading answers too late
-  shownPhoto = id;
+  const token = ++page.photoToken; // an upload or another photo still loading answers too late
+  page.shownPhoto = id;
   leavePhoto();
   try {
     const { data: recognition, etag } = await callTagged("GET", `/v1/recognitions/${id}`);
-    if (token !== photoToken) return;
+    if (token !== page.photoToken) return;
     loadRecognition(state, recognition);
     state.etag = etag;
     showPhoto(`/v1/recognitions/${id}/image`);
     const saved = recognition.confirmation;
     if (saved) {
-      restoreChoices(saved, rulesets);
+      restoreChoices(saved, page.rulesets);
       const restored = () => t("restored", { time: new Date(saved.confirmed_at).toLocaleString() });
       setStatus($("photo-status"), restored);
       setStatus($("save-status"), restored);
     }
     const draft = readDraft(localStorage, id);
     if (draft) {
-      restoreChoices(applyDraft(state, draft), rulesets);
-      unsaved = true;
+      restoreChoices(applyDraft(state, draft), page.rulesets);
+      page.unsaved = true;
       setStatus($("photo-status"), () => t("draft_restored"));
       setStatus($("save-status"), () => t("unsaved"));
     }
   } catch (error) {
-    if (token !== photoToken) return;
+    if (token !== page.photoToken) return;
     setStatus($("photo-status"), () => errorText(error), true);
   }
   render();
@@ -412,8 +401,8 @@ async function restore(id) {
 /** Leave the photo shown (its fixes are in its draft): an empty page until the next one is shown. */
 function leavePhoto() {
   resetPhoto(state);
-  unsaved = false;
-  retryFile = null;
+  page.unsaved = false;
+  page.retryFile = null;
   $("retry-photo").hidden = true;
   $("photo").hidden = true;
   setBusy(false);
@@ -424,12 +413,12 @@ function leavePhoto() {
 /** Show the photo the address names (Back, Forward, a pasted link or a changed #id), or none. */
 async function followAddress() {
   const id = PHOTO_ID.test(location.hash.slice(1)) ? location.hash.slice(1) : null;
-  if (id === shownPhoto) return; // popstate and hashchange both come for one step back
+  if (id === page.shownPhoto) return; // popstate and hashchange both come for one step back
   if (id) {
     await restore(id);
   } else {
-    ++photoToken;
-    shownPhoto = null;
+    ++page.photoToken;
+    page.shownPhoto = null;
     leavePhoto();
     render();
   }
@@ -438,7 +427,7 @@ async function followAddress() {
 async function start() {
   setLanguage(localStorage.getItem("fanshot-language") ?? (navigator.language.startsWith("zh") ? "zh-Hans" : "en"));
   try {
-    [rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
+    [page.rulesets] = await Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tiles").then(setVocabulary)]);
   } catch (error) {
     setStatus($("photo-status"), () => t("rulesets_failed", { error: errorText(error) }), true);
   }
@@ -446,7 +435,8 @@ async function start() {
   renderLanguage();
   $("language").addEventListener("click", switchLanguage);
   $("photo-button").addEventListener("click", () => $("photo-input").click());
-  $("retry-photo").addEventListener("click", () => (waitingShot ? sendKept() : retryFile && readPhoto(retryFile)));
+  $("retry-photo").addEventListener("click",
+    () => (page.waitingShot ? sendKept() : page.retryFile && readPhoto(page.retryFile)));
   $("photo-input").addEventListener("change", (event) => {
     if (!event.target.files[0]) return;
     closeCamera(); // a photo chosen instead of the camera's
@@ -458,16 +448,17 @@ async function start() {
   $("new-meld").addEventListener("click", () => { newMeld(state); changed(); });
   $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), () => t("cleared")); changed(); });
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
-  $("ruleset").addEventListener("change", () => { renderRulesetFields(rulesets); changed(); });
+  $("ruleset").addEventListener("change", () => { renderRulesetFields(page.rulesets); changed(); });
   $("type-hand").addEventListener("submit", typeHandIn);
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
   wireGame({ stake: () => contextRequest().stake });
   wireAdapt();
-  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }), () => rulesetSummary(rulesets)?.options?.flowers !== false);
+  wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }),
+    () => rulesetSummary(page.rulesets)?.options?.flowers !== false);
   window.addEventListener("popstate", followAddress);
   window.addEventListener("hashchange", followAddress);
   window.addEventListener("beforeunload", (event) => {
-    if (unsaved) event.preventDefault(); // the browser asks before leaving; the draft is kept either way
+    if (page.unsaved) event.preventDefault(); // the browser asks before leaving; the draft is kept either way
   });
   window.addEventListener("online", sendKept);
   await followAddress();

@@ -64,7 +64,7 @@ export const rulesetSummary = (rulesets) => rulesets.find((ruleset) => ruleset.n
 export function renderRulesetFields(rulesets) {
   const summary = rulesetSummary(rulesets);
   const options = summary?.options ?? {};
-  const ghosts = summary?.name === "tuidaohu"; // ghost tiles are a 推倒胡 rule (docs/RULES.md)
+  const ghosts = summary?.ghosts_in_play === true; // by its ghosts option, or because it scores them (推倒胡)
   $("ghost-mode-field").hidden = !ghosts;
   $("ghosts-field").hidden = !ghosts;
   $("horses-field").hidden = !options.horses;

@@ -26,6 +26,21 @@ export function createState() {
 /** The one state the page's modules share. */
 export const state = createState();
 
+/** The page's own state beside the hand's (app.js keeps it): the photo shown and the work on it not yet saved. */
+export const page = {
+  rulesets: [], // GET /v1/rulesets
+  redrawResult: null, // draws the result on screen (or why there is none) again, in another language
+  photoToken: 0, // the photo being read; an answer about an older one is dropped
+  photoUrl: null, // the object URL of the photo shown from this device
+  shownPhoto: null, // the id of the photo the page shows or is loading (the address's #id), or null
+  unsaved: false, // the photo has fixes not saved yet (kept as a draft on this device meanwhile)
+  edits: 0, // counts fixes: a save answered after a later fix leaves that fix unsaved
+  saving: false, // a save is on its way
+  retryFile: null, // the photo whose upload failed for a reason trying again may cure
+  waitingShot: false, // the page shows a shot kept on this device until the server is back (outbox.js)
+  keptNotes: [], // what the last sending of kept shots has to say: [phrase key, its value]
+};
+
 const HAND_KEYS = ["concealed", "flowers", "melds", "loose", "winning"];
 
 /** Forget the photo and everything read from it (a new photo is on its way). */

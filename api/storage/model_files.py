@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from fanshot.api.storage.images import ImageStore, write_atomic
+from fanshot.vision.config import VISION_JSON, VisionFile
 
 PREFIX = "models"
 MANIFEST = "files.json"
@@ -55,22 +56,11 @@ def safe_name(name: str) -> bool:
     return bool(name) and not path.is_absolute() and ".." not in path.parts
 
 
-SETTINGS = "vision.json"
-
-
-def named_files(settings: object) -> set[str]:
-    """The file names a vision.json names, its parts' (`localiser.file`, ...) and nested parts' alike."""
-    if isinstance(settings, dict):
-        named = {settings["file"]} if isinstance(settings.get("file"), str) else set()
-        return named.union(*(named_files(value) for value in settings.values()))
-    return set()
-
-
 def page_file(folder: Path, name: str) -> Path | None:
     """A models folder's file that the page may fetch: vision.json and the models it names; None for any other."""
-    if name == SETTINGS:
-        return folder / SETTINGS
-    if name in named_files(json.loads((folder / SETTINGS).read_text(encoding="utf-8"))) and safe_name(name):
+    if name == VISION_JSON:
+        return folder / VISION_JSON
+    if name in VisionFile.read(folder).files() and safe_name(name):
         return folder / name
     return None
 

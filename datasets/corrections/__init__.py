@@ -21,7 +21,7 @@ from fanshot.datasets.classes import CLASS_INDEX
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import Example
 
-SHIPPED = Path(__file__).parent  # the shipped files lie beside this module
+SHIPPED = Path(__file__).resolve().parent  # the shipped files lie beside this module
 HEADER = ("image", "boxes", "labels", "why")
 HEADER_LINE = "\t".join(HEADER)
 

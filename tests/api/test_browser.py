@@ -623,6 +623,21 @@ def test_choices_the_rule_set_forbids_are_greyed_out(server, page):
     expect(page.locator("input[name=win][value=discard]")).to_be_enabled()
 
 
+def test_the_ghost_fields_show_where_the_rule_set_plays_ghosts(server, page):
+    """By the rule sets' data (`ghosts_in_play`), not by a name: here a house's 鸡平胡 that plays them too."""
+    def ghosts_in_jipinghu(route) -> None:
+        answer = route.fetch()
+        route.fulfill(response=answer, json=[{**summary, "ghosts_in_play": summary["name"] in ("jipinghu", "tuidaohu")}
+                                             for summary in answer.json()])
+
+    page.route("**/v1/rulesets", ghosts_in_jipinghu)
+    ready(page, server)
+    for name, shown in (("jipinghu", True), ("qianggang", False), ("tuidaohu", True)):
+        page.locator("#ruleset").select_option(name)
+        for field in ("#ghost-mode-field", "#ghosts-field"):
+            (expect(page.locator(field)).to_be_visible if shown else expect(page.locator(field)).to_be_hidden)()
+
+
 # ---- 7. language -------------------------------------------------------------------------------------------------
 
 def test_the_language_switch_covers_the_page_and_errors_are_plain_words(server, page):

@@ -280,8 +280,10 @@ def test_model_versions_fetch_nothing_to_list_or_to_tell_the_active_id(tmp_path)
 
 # The page's own copy of the localiser (issue 39): GET /v1/models/{version}/files/{name}.
 
-PAGE_VERSION_FILES = {"vision.json": json.dumps({"localiser": {"file": "localiser.onnx", "imgsz": 416},
-                                                 "classifier": {"file": "classifier.onnx"}}).encode(),
+PAGE_VERSION_FILES = {"vision.json": json.dumps({"localiser": {"file": "localiser.onnx", "imgsz": 416,
+                                                               "classes": ["face"]},
+                                                 "classifier": {"file": "classifier.onnx", "imgsz": 64,
+                                                                "classes": ["1m"]}}).encode(),
                       "localiser.onnx": b"L" * 5000, "classifier.onnx": b"C" * 3000, "notes.txt": b"not for the page"}
 
 

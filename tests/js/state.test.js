@@ -1,10 +1,11 @@
 // The page's state changes, without a browser.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
   addTile, applySuggestion, clearHand, createState, deleteTile, dissolveMeld, isApplied, loadRecognition, moveTile,
-  newMeld, placedIds, removeTile, saveWarning, setCode, setWinning, tileCount, undoClear,
+  newMeld, page, placedIds, removeTile, saveWarning, setCode, setWinning, tileCount, undoClear,
 } from "../../api/static/state.js";
 
 const box = (index) => [index * 10, 0, index * 10 + 9, 12];
@@ -141,4 +142,11 @@ test("suggestions apply their changes and then count as applied", () => {
   applySuggestion(state, suggestion);
   assert.equal(state.tiles.get(1).code, "3m");
   assert.equal(isApplied(state, suggestion), true);
+});
+
+test("the page's own state lives here, beside the hand's: app.js keeps none at module level", () => {
+  const app = readFileSync(new URL("../../api/static/app.js", import.meta.url), "utf8");
+  assert.deepEqual(app.match(/^let \w+/gm), null);
+  assert.equal(page.photoToken, 0);
+  assert.equal(page.unsaved, false);
 });

@@ -65,10 +65,16 @@ def test_load_and_describe(name) -> None:
     assert ruleset_details(name) == described
 
 
+def test_a_rule_set_plays_ghosts_by_its_option_or_by_scoring_them() -> None:
+    assert {s["name"]: s["ghosts_in_play"] for s in ruleset_summaries()} == {  # 推倒胡 scores 无鬼 and 满鬼
+        "jipinghu": False, "qianggang": False, "tuidaohu": True, "xinzhang": False, "hongkong": False}
+    assert rules.load("jipinghu", {"ghosts": "flip"}).ghosts_in_play
+
+
 def test_summaries() -> None:
     summaries = ruleset_summaries()
     assert [s["name"] for s in summaries] == NAMES
-    assert all(set(s) == {"name", "zh", "en", "options"} for s in summaries)
+    assert all(set(s) == {"name", "zh", "en", "options", "ghosts_in_play"} for s in summaries)
     assert {s["name"]: s["zh"] for s in summaries} == {"jipinghu": "鸡平胡", "qianggang": "广东麻将抢杠",
                                                        "tuidaohu": "推倒胡", "xinzhang": "广东新麻将",
                                                        "hongkong": "香港舊章"}

@@ -50,7 +50,7 @@ def test_the_dry_run_trains_both_models_and_exports_a_folder_the_recogniser_read
     recogniser = Recogniser.load(out / "models")
     synth_dataset(tmp_path / "photo", n=1, seed=3, workers=1)
     photo = load_photo((tmp_path / "photo" / "images" / "synth_000000.jpg").read_bytes())
-    result = recogniser.with_config(recogniser.config.changed(conf=0.0))(photo)
+    result = recogniser.with_config(recogniser.config.changed(conf=0.0))(photo).as_dict()
     assert result["tiles"] and all(tile["code"] for tile in result["tiles"])
 
 

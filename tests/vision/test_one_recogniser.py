@@ -53,12 +53,12 @@ def any_photo(request) -> Path:
 
 def library_tiles(photo: Path) -> list[dict]:
     data = photo.read_bytes()
-    return shipped()(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))["tiles"]
+    return shipped()(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data)).tiles
 
 
 def test_the_far_photo_is_read_otherwise_without_its_full_size(far):
     image = load_photo(far.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True)
-    assert [tile["code"] for tile in shipped()(image)["tiles"]] != [tile["code"] for tile in library_tiles(far)]
+    assert [tile["code"] for tile in shipped()(image).tiles] != [tile["code"] for tile in library_tiles(far)]
 
 
 def test_serving_reads_the_photo_as_the_recogniser_does(any_photo, tmp_path):

@@ -94,7 +94,7 @@ def test_a_box_drawn_around_a_detected_tile_is_named_as_the_recogniser_named_it(
     from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 
     image = load_photo(sorted(SAMPLES.glob("*.jpg"))[0].read_bytes(), max_side=RECOGNITION_MAX_SIDE)
-    tile = max((t for t in shipped()(image)["tiles"] if t["code"] != "back"), key=lambda t: t["confidence"])
+    tile = max((t for t in shipped()(image).tiles if t["code"] != "back"), key=lambda t: t["confidence"])
     named = shipped().name_tile(image, tile["box"])
     assert named["code"] == tile["code"] and named["confidence"] >= tile["confidence"]
     assert len(named["alternatives"]) == 3 and named["code"] not in [a["code"] for a in named["alternatives"]]
@@ -125,7 +125,7 @@ def test_a_photo_rolled_a_quarter_reads_as_the_upright_one_with_boxes_in_its_own
 
     upright = load_photo(HAND_PHOTO.read_bytes())
     rolled = np.ascontiguousarray(np.rot90(upright, quarter_turns))
-    want, got = shipped()(upright), shipped()(rolled)
+    want, got = shipped()(upright).as_dict(), shipped()(rolled).as_dict()
     assert [group["kind"] for group in want["groups"]] == ["concealed"]
     assert [group["kind"] for group in got["groups"]] == ["concealed"]  # one row, not 14 rows of one tile
     assert got["hand"] == want["hand"] and len(want["tiles"]) == 14

@@ -60,9 +60,10 @@ def _evaluate(sets: list[Path], models: Path | None, conf: float | None, without
 
 
 def _about(models: Path | None, conf: float | None, without: list[str], args: argparse.Namespace) -> dict:
-    """What a report is of: the models folder, its version (a digest of its files), the settings read with and
-    the command line."""
-    from fanshot.vision.recogniser import MODELS_DIR, models_version
+    """What a report is of: the models folder, its version (a digest of its models and settings), the settings
+    read with and the command line."""
+    from fanshot.vision.config import models_version
+    from fanshot.vision.recogniser import MODELS_DIR
 
     config = load_recogniser(models, conf, without).config
     return {"models": str(models or MODELS_DIR), "version": models_version(models or MODELS_DIR),

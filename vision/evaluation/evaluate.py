@@ -34,12 +34,12 @@ from fanshot.vision.recogniser import Recogniser
 
 
 def read_photo(path: Path, recogniser: Recogniser) -> tuple[dict, float]:
-    """Recognition result of a photo file, read as serving reads an upload, and the milliseconds it took, decoding
-    included."""
+    """Recognition result of a photo file (docs/API.md's JSON shape), read as serving reads an upload, and the
+    milliseconds it took, decoding included."""
     start = time.perf_counter()
     data = path.read_bytes()
     result = recogniser(load_photo(data, max_side=RECOGNITION_MAX_SIDE, of_a_hand=True), Original(data))
-    return result, (time.perf_counter() - start) * 1000
+    return result.as_dict(), (time.perf_counter() - start) * 1000
 
 
 def manifest_entries(manifest: Path) -> Iterator[tuple[Path, list[str], int]]:

@@ -13,8 +13,6 @@ regression in numpy) on cached features, and read each photo's boxes again with 
 
 from __future__ import annotations
 
-import copy
-import json
 import os
 import shutil
 import tempfile
@@ -33,6 +31,7 @@ from onnx import numpy_helper
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.scoring.tiles import BACK
+from fanshot.vision.config import VisionFile
 from fanshot.vision.evaluation.evaluate import read_photo
 from fanshot.vision.evaluation.metrics import Boxes, class_scores, multiset_scores
 from fanshot.vision.geometry import cut_crop
@@ -414,7 +413,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     deep = finetune.available() if deep is None else deep
     if deep and not finetune.available():
         raise DatasetError("adapting the whole localiser needs torch and ultralytics: pip install 'fanshot[train]'")
-    meta = json.loads((base_dir / "vision.json").read_text(encoding="utf-8"))
+    meta = VisionFile.read(base_dir)
     if deep:
         record = deep_adapt(photos_in, out, base_dir, meta, report)
     elif folds and not adapt_localiser:
@@ -428,22 +427,21 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         "seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(time.process_time() - cpu_started, 1),
         "cores": os.cpu_count(), "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    meta = json.loads((out / "vision.json").read_text(encoding="utf-8"))
-    meta["training"] = [*meta.get("training", []), *([command] if command else [])]
-    meta["adaptation"] = record
-    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    written = VisionFile.read(out)
+    written.model_copy(update={"training": (*written.training, *([command] if command else [])),
+                               "adaptation": record}).write(out)
     report(1.0, f"kept the {record['kept']} models")
     return record
 
 
-def head_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress,
+def head_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile, report: Progress,
                adapt_localiser: bool = False) -> dict:
     """Refit the classifier's last layer (and, with `adapt_localiser`, the localiser's class scores) on
     HELD_OUT_SHARE of the photos, keep it if it reads the rest better, then refit on all; writes `out` and
     returns the record's figures and choices."""
     models = Recogniser.load(base_dir)
-    classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
-    localiser = onnx.load(str(base_dir / meta["localiser"]["file"]))
+    classifier = onnx.load(str(base_dir / meta.classifier.file))
+    localiser = onnx.load(str(base_dir / meta.localiser.file))
     base, base_localiser = base_head(classifier, models.codes), base_localiser_head(localiser)
     embed, features = embedding_session(classifier), feature_session(localiser)
     rng = np.random.default_rng(SEED)
@@ -533,14 +531,14 @@ def fold_reads(paths: Sequence[Path], folds: np.ndarray, fit_on: Callable[[np.nd
     return reads
 
 
-def head_adapt_by_folds(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict,
+def head_adapt_by_folds(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile,
                         report: Progress) -> dict:
     """Refit the classifier's last layer as `head_adapt` does, judged as `deep_adapt` is: every photo read, as
     serving reads it, by a layer fitted on the other folds (`fold_reads`), against the base's reading of every
     photo; kept if better, then fitted on all. Learning as you play judges each version so (issue 52). Writes `out`
     and returns the record's figures and choices."""
     models = Recogniser.load(base_dir)
-    classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+    classifier = onnx.load(str(base_dir / meta.classifier.file))
     base, embed, rng = base_head(classifier, models.codes), embedding_session(classifier), np.random.default_rng(SEED)
     photos = []
     for number, (image, labels) in enumerate(photos_in, 1):
@@ -571,7 +569,8 @@ def head_adapt_by_folds(photos_in: Sequence[LabelledPhoto], out: Path, base_dir:
     }
 
 
-def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: dict, report: Progress) -> dict:
+def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile,
+               report: Progress) -> dict:
     """Fine-tune the localiser and refit the classifier's last layer (`fit_deep`) on the photos of each fold but
     one, read that fold's photos with the result as serving reads them, and keep the adaptation if all the
     photos, so read, read better than with the base; then fit on all the photos. Writes `out` and returns the
@@ -595,7 +594,7 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
         spent["judging"] += time.perf_counter() - started - (spent["localiser"] + spent["classifier"] - fitting)
         before, after = figures(truths, base_reads), figures(truths, adapted_reads)
         kept = better(after, before)
-        classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+        classifier = onnx.load(str(base_dir / meta.classifier.file))
         if kept:
             choice = fit_deep(photos_in, base_dir, meta, out, Path(scratch) / "work",
                               within(report, DEEP_FOLDS / steps, 1.0, "all photos"), spent)
@@ -612,7 +611,7 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
     }
 
 
-def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: dict, out: Path, scratch: Path,
+def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: VisionFile, out: Path, scratch: Path,
              report: Progress, spent: dict[str, float]) -> Choice:
     """Write to `out` the base models with the localiser fine-tuned on the photos (their labels put in its box
     convention first: `finetune.in_localiser_convention`) and the classifier's last layer refitted on the crops
@@ -622,12 +621,12 @@ def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: dict, out
     base = Recogniser.load(base_dir)
     photos = finetune.in_localiser_convention(photos_in, base)
     localiser_file = finetune.finetune_localiser(
-        photos, base_dir / meta["localiser"]["file"], base.localiser_classes, base.localiser_size, scratch,
+        photos, base_dir / meta.localiser.file, base.localiser_classes, base.localiser_size, scratch,
         scratch / "localiser.onnx", progress=within(report, 0.0, 0.8, "fine-tuning the localiser"))
     localiser = onnx.load(str(localiser_file))
     spent["localiser"] += time.perf_counter() - started
     started = time.perf_counter()
-    classifier = onnx.load(str(base_dir / meta["classifier"]["file"]))
+    classifier = onnx.load(str(base_dir / meta.classifier.file))
     write_models(scratch / "localised", base_dir, meta, classifier, None, localiser, base.config.conf)
     models = Recogniser.load(scratch / "localised")
     head, embed, rng = base_head(classifier, models.codes), embedding_session(classifier), np.random.default_rng(SEED)
@@ -649,24 +648,22 @@ def within(report: Progress, start: float, end: float, step: str) -> Progress:
 
 
 
-def write_models(out: Path, base_dir: Path, meta: dict, classifier: onnx.ModelProto, head: Head | None,
-                 localiser: onnx.ModelProto | None, conf: float) -> dict:
+def write_models(out: Path, base_dir: Path, meta: VisionFile, classifier: onnx.ModelProto, head: Head | None,
+                 localiser: onnx.ModelProto | None, conf: float) -> VisionFile:
     """Write a complete models folder: the base's models where `head` (the classifier's last layer) or `localiser`
     is None, else the adapted ones with the threshold `conf`; the recogniser's other settings are the base's.
     Returns what its vision.json holds."""
-    meta = copy.deepcopy(meta)
     out.mkdir(parents=True, exist_ok=True)
     if localiser is None:
-        shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
+        shutil.copyfile(base_dir / meta.localiser.file, out / meta.localiser.file)
     else:
-        onnx.save(localiser, str(out / meta["localiser"]["file"]))
+        onnx.save(localiser, str(out / meta.localiser.file))
     if head is None:
-        shutil.copyfile(base_dir / meta["classifier"]["file"], out / meta["classifier"]["file"])
+        shutil.copyfile(base_dir / meta.classifier.file, out / meta.classifier.file)
     else:
-        write_classifier(classifier, head, out / meta["classifier"]["file"])
-        meta["classifier"]["classes"] = list(head.classes)
-        meta["localiser"]["conf"] = conf
-    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        write_classifier(classifier, head, out / meta.classifier.file)
+        meta = meta.with_classifier(list(head.classes), conf)
+    meta.write(out)
     return meta
 
 

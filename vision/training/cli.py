@@ -64,28 +64,25 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from fanshot.vision.config import RecogniserConfig
-    from fanshot.vision.training.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export, write_model_json
+    from fanshot.vision.config import VISION_JSON, RecogniserConfig, Stage, VisionFile
+    from fanshot.vision.training.train import CLASSIFIER_IMGSZ, LOCALISER_IMGSZ, export
 
     # --only: export that stage; the other stays as OUT/vision.json describes it (with its training commands).
     # The recogniser's settings stay as OUT/vision.json has them (the defaults for a new folder).
-    source = args.out / "vision.json"
-    previous = json.loads(source.read_text(encoding="utf-8")) if source.is_file() else {}
-    config = RecogniserConfig.from_vision_json(previous, str(source))
-    stages = previous if args.only else {}
-    conf = config.conf if args.conf is None else args.conf
+    previous = VisionFile.read(args.out) if (args.out / VISION_JSON).is_file() else None
+    config = previous.recogniser if previous else RecogniserConfig()
+    stages = {"localiser": previous.localiser, "classifier": previous.classifier} if previous and args.only else {}
     for kind, imgsz in (("localiser", LOCALISER_IMGSZ), ("classifier", CLASSIFIER_IMGSZ)):
         if args.only not in (None, kind):
             continue
         weights = getattr(args, kind) or args.runs / kind / "weights" / "best.pt"
         path, names = export(weights, args.out / f"{kind}.onnx", imgsz, dynamic=kind == "classifier", runs=args.runs)
-        stages[kind] = {"file": path.name, "imgsz": imgsz, "classes": names}
-        if kind == "localiser":
-            stages[kind]["conf"] = conf
+        stages[kind] = Stage(file=path.name, imgsz=imgsz, classes=names)
+        if kind == "localiser" and args.conf is not None:
+            config = config.changed(conf=args.conf)
         print(f"wrote {path}")
-    write_model_json(source, stages["localiser"], stages["classifier"], config.section(),
-                     args.command_line or stages.get("training", []))
-    print(f"wrote {args.out / 'vision.json'}")
+    training = args.command_line or (previous.training if previous and args.only else ())
+    print(f"wrote {VisionFile(**stages, recogniser=config, training=training).write(args.out)}")
     return 0
 
 

@@ -7,7 +7,6 @@ classifier's last layer. No torch: onnxruntime only."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -17,6 +16,7 @@ import onnx
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 
 from fanshot.datasets.errors import DatasetError
+from fanshot.vision.config import VisionFile
 from fanshot.vision.geometry import letterbox
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import Recogniser, to_tensor
@@ -95,18 +95,17 @@ def quantise(models: Path, photos: Path, out: Path, *, count: int = 64, only: Se
         raise DatasetError(f"--out {out}: that is the base models folder; give a new folder (e.g. work/int8)")
     chosen = calibration_photos(photos, count)
     base = Recogniser.load(models)
-    meta = json.loads((models / "vision.json").read_text(encoding="utf-8"))
+    meta = VisionFile.read(models)
     out.mkdir(parents=True, exist_ok=True)
     feeds = {"localiser": localiser_inputs, "classifier": classifier_inputs}
     written = []
-    for stage in STAGES:
-        source, target = models / meta[stage]["file"], out / meta[stage]["file"]
+    for stage, name in zip(STAGES, meta.files(), strict=True):
+        source, target = models / name, out / name
         if stage in only:
             quantise_model(source, target, stage, feeds[stage](base, chosen))
         else:
             shutil.copyfile(source, target)
         written.append(target)
-    meta["quantised"] = {"stages": list(only), "calibration": str(photos), "photos": len(chosen),
-                         "format": "QDQ, per channel, uint8 activations, int8 weights, MinMax"}
-    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    return [*written, out / "vision.json"]
+    quantised = {"stages": list(only), "calibration": str(photos), "photos": len(chosen),
+                 "format": "QDQ, per channel, uint8 activations, int8 weights, MinMax"}
+    return [*written, meta.model_copy(update={"quantised": quantised}).write(out)]

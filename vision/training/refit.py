@@ -11,7 +11,6 @@ than the base models do) and the `tune` sets (held out of the fit while choosing
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 import shutil
 import time
@@ -25,6 +24,7 @@ import onnx
 
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.yolo import read_names, split_names
+from fanshot.vision.config import VisionFile
 from fanshot.vision.evaluation.evaluate import manifest_entries
 from fanshot.vision.recogniser import NOT_A_TILE, Recogniser
 from fanshot.vision.training.adapt import (
@@ -98,14 +98,14 @@ class Reader:
     base_dir: Path
 
     def __post_init__(self) -> None:
-        self.meta = json.loads((self.base_dir / "vision.json").read_text(encoding="utf-8"))
+        self.meta = VisionFile.read(self.base_dir)
         self.models = Recogniser.load(self.base_dir)
-        self.classifier = onnx.load(str(self.base_dir / self.meta["classifier"]["file"]))
+        self.classifier = onnx.load(str(self.base_dir / self.meta.classifier.file))
         self.base = base_head(self.classifier, self.models.codes)
         self.embed = embedding_session(self.classifier)
         digest = hashlib.sha1()
-        for stage in ("localiser", "classifier"):
-            digest.update((self.base_dir / self.meta[stage]["file"]).read_bytes())
+        for name in self.meta.files():
+            digest.update((self.base_dir / name).read_bytes())
         self.tag = digest.hexdigest()[:10]  # a cache holds the features of these models only
 
     def photos(self, path: Path, most: int | None, train: bool, cache: Path | None,
@@ -206,10 +206,8 @@ def refit(fit_sources: Sequence[Path], tune_sources: Sequence[Path], valid_sourc
     final = with_base_tile_rows(reader.base, final) if setting.base_tile_rows else final
     out.mkdir(parents=True, exist_ok=True)
     meta = reader.meta
-    shutil.copyfile(base_dir / meta["localiser"]["file"], out / meta["localiser"]["file"])
-    write_classifier(reader.classifier, final, out / meta["classifier"]["file"])
-    meta["classifier"]["classes"] = list(final.classes)
-    meta["localiser"]["conf"] = setting.conf
+    shutil.copyfile(base_dir / meta.localiser.file, out / meta.localiser.file)
+    write_classifier(reader.classifier, final, out / meta.classifier.file)
     record = {
         "base": str(base_dir), "photos": {name: len(photos) for name, photos in {**fit, **tune, **valid}.items()},
         "rows": int(sum(len(p.train_targets) for p in all_photos)), "setting": setting.__dict__,
@@ -217,7 +215,6 @@ def refit(fit_sources: Sequence[Path], tune_sources: Sequence[Path], valid_sourc
         "choice": trials, "seconds": round(time.perf_counter() - started, 1),
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    meta["training"] = [*meta.get("training", []), *([command] if command else [])]
-    meta["refit"] = record
-    (out / "vision.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    meta.with_classifier(list(final.classes), setting.conf).model_copy(
+        update={"training": (*meta.training, *([command] if command else [])), "refit": record}).write(out)
     return record

@@ -8,7 +8,6 @@ inside the functions that train or export, so the app never needs them.
 from __future__ import annotations
 
 import ast
-import json
 import os
 import shutil
 from collections.abc import Collection, Iterator, Sequence
@@ -485,9 +484,3 @@ def export(weights: Path, out: Path, imgsz: int, *, dynamic: bool, runs: Path) -
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(exported, out)
     return out, [model.names[i] for i in range(len(model.names))]
-
-
-def write_model_json(path: Path, localiser: dict, classifier: dict, recogniser: dict, commands: list[str]) -> None:
-    """A models folder's vision.json: both models, the recogniser's settings and the commands that trained them."""
-    path.write_text(json.dumps({"localiser": localiser, "classifier": classifier, "recogniser": recogniser,
-                                "training": commands}, indent=2) + "\n", encoding="utf-8")

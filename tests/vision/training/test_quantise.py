@@ -53,4 +53,4 @@ def test_quantised_classifier_is_int8_reads_the_photo_and_the_localiser_is_copie
     assert meta["quantised"]["stages"] == ["classifier"] and meta["quantised"]["photos"] == 1
     image = load_photo(HAND.read_bytes())
     base, int8 = Recogniser.load(MODELS_DIR)(image), Recogniser.load(out)(image)
-    assert [t["code"] for t in int8["tiles"]] == [t["code"] for t in base["tiles"]]
+    assert [t["code"] for t in int8.tiles] == [t["code"] for t in base.tiles]

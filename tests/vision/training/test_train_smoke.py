@@ -37,6 +37,6 @@ def test_fanshot_train_smoke_run_exports_models_the_recogniser_loads(tmp_path, m
     photo = load_photo((synth / "images" / "synth_000000.jpg").read_bytes())
     recogniser = Recogniser.load(models)
     assert recogniser.config == RecogniserConfig(conf=recogniser.config.conf)  # a new folder: the defaults
-    result = recogniser.with_config(recogniser.config.changed(conf=0.0))(photo)
+    result = recogniser.with_config(recogniser.config.changed(conf=0.0))(photo).as_dict()
     assert set(result) >= {"tiles", "groups", "hand"}
     assert all(tile["code"] for tile in result["tiles"])
