@@ -56,10 +56,12 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
                s3_endpoint_url: str | None = None, recognise: Recogniser = model_recogniser,
                name_tile: TileNamer = model_tile_namer, load_models: ModelLoader = load_shipped_models,
                adapt: Adapter = model_adapter, base_models: Path | None = None,
-               security: Security | None = None, followers: Followers | None = None) -> FastAPI:
+               security: Security | None = None, followers: Followers | None = None,
+               adapt_auto: bool = False) -> FastAPI:
     """The app on the data directory `data_dir`, or on the database and image store the URLs name (storage/access.py);
     `security`: the names it answers to and its access token (default: this machine's names, no token);
-    `followers`: its caps on event streams (default: MAX_STREAMS, MAX_STREAMS_PER_CLIENT)."""
+    `followers`: its caps on event streams (default: MAX_STREAMS, MAX_STREAMS_PER_CLIENT);
+    `adapt_auto`: start teaching by itself once enough confirmed photos are new to the active version."""
     app = FastAPI(title="Fanshot", version="0.1.0", generate_unique_id_function=lambda route: route.name,
                   description="Read a photo of a Guangdong mahjong hand, confirm it, score it.",
                   docs_url=None, redoc_url=None,  # install_docs serves both without a CDN
@@ -77,6 +79,7 @@ def create_app(data_dir: Path, *, database_url: str | None = None, images_url: s
     app.state.game_events = storage.game_events
     app.state.followers = followers or Followers()
     app.state.adapt = adapt
+    app.state.adapt_auto = adapt_auto
     app.state.model_versions = storage.model_versions
     app.state.tls_dir = data_dir / TLS_DIR  # fanshot serve --https keeps its CA here (GET /ca.pem)
     storage.model_versions.recover()  # jobs a restart interrupted fail, and block no new one

@@ -20,6 +20,7 @@ DATA_DIR_VARIABLE = "FANSHOT_DATA_DIR"
 ALLOWED_HOSTS_VARIABLE = "FANSHOT_ALLOWED_HOSTS"
 TOKEN_VARIABLE = "FANSHOT_TOKEN"
 STREAMS_VARIABLE = "FANSHOT_STREAMS"  # "MOST PER_CLIENT": --max-streams, --streams-per-client
+ADAPT_VARIABLE = "FANSHOT_ADAPT"  # `--adapt`, handed to the worker processes
 SUPERVISOR_VARIABLE = "FANSHOT_SUPERVISOR_PID"
 PARENT_CHECK_S = 0.5
 # Where the records and photos are, when not under the data directory. The options default to these variables,
@@ -58,6 +59,7 @@ def serve_workers(args: argparse.Namespace) -> int:
     os.environ[STREAMS_VARIABLE] = f"{args.max_streams} {args.streams_per_client}"
     if args.token:
         os.environ[TOKEN_VARIABLE] = args.token
+    os.environ[ADAPT_VARIABLE] = args.adapt
     for option, variable in STORAGE_VARIABLES.items():
         if getattr(args, option):
             os.environ[variable] = getattr(args, option)
@@ -148,6 +150,7 @@ def app_from_environment():  # -> FastAPI; untyped here so that `fanshot --help`
                                    os.environ.get(TOKEN_VARIABLE))
     most, per_client = map(int, os.environ.get(STREAMS_VARIABLE, f"{MAX_STREAMS} {MAX_STREAMS_PER_CLIENT}").split())
     app = create_app(Path(os.environ[DATA_DIR_VARIABLE]), security=security, followers=Followers(most, per_client),
+                     adapt_auto=os.environ.get(ADAPT_VARIABLE) == "auto",
                      **{option: os.environ.get(variable) for option, variable in STORAGE_VARIABLES.items()})
     gc.freeze()
     return app
@@ -220,6 +223,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--token", default=os.environ.get(TOKEN_VARIABLE),
                         help=f"access token every request must carry (default ${TOKEN_VARIABLE}; unset: none): "
                              "`Authorization: Bearer TOKEN`, or open the page once as /?token=TOKEN")
+    parser.add_argument("--adapt", choices=("manual", "auto"), default="manual",
+                        help="auto: teach the recogniser by itself once 10 confirmed photos are new to the version "
+                             "in use, starting from that version; manual (default): only when asked (the page "
+                             "offers it)")
     parser.set_defaults(run=serve)
 
     db = subparsers.add_parser("db", help="the records' database").add_subparsers(dest="db_command", required=True)

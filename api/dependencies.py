@@ -46,7 +46,7 @@ def model_adapter(yolo_dir: Path, out: Path, base: Path | None, **options: Any) 
     from fanshot.vision.recogniser import MODELS_DIR
     from fanshot.vision.training.adapt import adapt
 
-    return adapt(yolo_dir, out, base or MODELS_DIR, **options)
+    return adapt(yolo_dir, out, base or MODELS_DIR, folds=True, **options)  # judged on every confirmed photo
 
 
 @cache

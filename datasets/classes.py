@@ -30,10 +30,14 @@ ROBOFLOW_NAMES: dict[str, str] = {
 KNOWN_NAMES: dict[str, str] = {**ROBOFLOW_NAMES, **{code: code for code in CLASSES}}
 
 
+def unknown_names(names: Sequence[str]) -> list[str]:
+    """The class names no importer understands."""
+    return [name for name in names if name not in KNOWN_NAMES]
+
+
 def code_map(names: Sequence[str], source: str) -> list[str]:
     """Our tile code for each class name of a label set, by index; `source` names the set in errors."""
-    unknown = [name for name in names if name not in KNOWN_NAMES]
-    if unknown:
+    if unknown := unknown_names(names):
         raise DatasetError(f"{source}: unknown class name(s) {', '.join(map(repr, unknown))}; "
                            f"known are our codes and the names {', '.join(ROBOFLOW_NAMES)}")
     return [KNOWN_NAMES[name] for name in names]

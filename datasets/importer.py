@@ -48,6 +48,14 @@ def read_remapped(root: Path, splits: list[str] | None = None) -> dict[str, list
             for split in (split_names(root) if splits is None else splits)}
 
 
+def read_as_imported(root: Path) -> dict[str, list[Example]]:
+    """Every split of a YOLO folder as `fanshot dataset import` writes it by default: in our classes, with the
+    corrections shipped for a folder of its name (if any)."""
+    splits = read_remapped(root)
+    corrections = shipped_corrections(root)
+    return apply_corrections(splits, root, read_corrections(corrections)) if corrections else splits
+
+
 def read_dataset(root: Path) -> dict[str, list[Example]]:
     """Every split of a YOLO folder, or of a COCO JSON file (one flat split ""), in our classes."""
     if root.suffix.lower() == ".json" and root.is_file():

@@ -1,4 +1,4 @@
-"""Model versions: adapt the recogniser to the confirmed photos (a background job), list the versions with their
+"""Model versions: adapt the active version to the confirmed photos (a background job), list the versions with their
 held-out figures, switch the active one (and so roll back, in one call), and hand the page a version's localiser
 and settings to run in the browser."""
 
@@ -12,26 +12,36 @@ from fanshot.api.dependencies import AdapterDep, ModelVersionsDep, StoreDep
 from fanshot.api.errors import Refusal, error_responses
 from fanshot.api.schemas.models import ActiveModel, AdaptJob, ModelFigures, ModelListing
 from fanshot.api.storage.model_files import ModelFilesMissing, etag, page_file
-from fanshot.api.storage.model_versions import BASE, MIN_EXAMPLES, Busy, ModelVersions, NotEnough
+from fanshot.api.storage.model_versions import (
+    BASE,
+    MIN_EXAMPLES,
+    SUGGESTED_EXAMPLES,
+    Busy,
+    ModelVersions,
+    NotEnough,
+)
 from fanshot.api.storage.store import Store
 
 router = APIRouter(prefix="/v1/models", tags=["models"], route_class=CheckedJsonRoute)
-SUGGESTED_EXAMPLES = 10  # from here the page offers adapting; with fewer the adapted version learns the set weakly
 ACTIVE = "active"  # in a files address: whichever version is active now
 # An adapted version's files never change. The shipped models (`base`) change with a release of the app, under the
 # same address, so the browser asks again each time (a 304 while they are the same).
 FILE_CACHE = {False: "public, max-age=31536000, immutable", True: "no-cache"}
 
 
-def listing(versions: ModelVersions, store: Store) -> JSONResponse:
-    """The versions, with how many confirmed photos there are to adapt on and how many it takes."""
-    return JSONResponse({**versions.listing(), "confirmed_photos": store.confirmed_count(),
-                         "photos_needed": MIN_EXAMPLES, "photos_suggested": SUGGESTED_EXAMPLES})
+def listing(versions: ModelVersions, store: Store, request: Request) -> JSONResponse:
+    """The versions, with how many confirmed photos there are to adapt on, how many the active version has not
+    learned from, how many it takes, and whether the server teaches by itself."""
+    confirmed = store.confirmed_count()
+    return JSONResponse({**versions.listing(), "confirmed_photos": confirmed,
+                         "new_photos": versions.new_photos(confirmed), "photos_needed": MIN_EXAMPLES,
+                         "photos_suggested": SUGGESTED_EXAMPLES, "adapt_auto": request.app.state.adapt_auto,
+                         "job": versions.running_job()})
 
 
 @router.get("", response_model=ModelListing)
-def list_models(versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
-    return listing(versions, store)
+def list_models(versions: ModelVersionsDep, store: StoreDep, request: Request) -> JSONResponse:
+    return listing(versions, store, request)
 
 
 @router.get("/{version_id}/figures", response_model=ModelFigures, responses=error_responses(404))
@@ -45,11 +55,11 @@ def model_figures(version_id: str, versions: ModelVersionsDep) -> JSONResponse:
 
 
 @router.put("/active", response_model=ModelListing, responses=error_responses(404))
-def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep) -> JSONResponse:
+def switch_model(body: ActiveModel, versions: ModelVersionsDep, store: StoreDep, request: Request) -> JSONResponse:
     if not versions.exists(body.version):
         raise Refusal(404, "not_found", f"no model version {body.version!r}")
     versions.activate(body.version)
-    return listing(versions, store)
+    return listing(versions, store, request)
 
 
 @router.post("/adapt", status_code=202, response_model=AdaptJob, responses=error_responses(409))

@@ -9,12 +9,13 @@ from dataclasses import replace
 from typing import Annotated, Any, BinaryIO
 
 import numpy as np
-from fastapi import APIRouter, File, Header, Response, UploadFile
+from fastapi import APIRouter, File, Header, Request, Response, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from fanshot.api.bodies import CheckedJsonRoute
 from fanshot.api.dependencies import (
+    AdapterDep,
     MetricsDep,
     ModelLoaderDep,
     ModelVersionsDep,
@@ -187,7 +188,8 @@ def get_image(recognition_id: str, store: StoreDep) -> Response:
 
 @router.put("/{recognition_id}/confirmation", response_model=StoredConfirmation,
             response_model_exclude_none=True, responses=error_responses(404, 412))
-def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if_match: IfMatch = None) -> Response:
+def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, versions: ModelVersionsDep,
+            adapter: AdapterDep, request: Request, if_match: IfMatch = None) -> Response:
     recognition = found(store.recognition(recognition_id), recognition_id)
     with scorer_refusals():
         hand = checked_hand(confirmation, recognition)
@@ -198,5 +200,7 @@ def confirm(recognition_id: str, confirmation: Confirmation, store: StoreDep, if
     except PreconditionFailed as changed:
         raise Refusal(412, "precondition_failed", "the confirmation changed since it was read (If-Match no longer "
                       "matches): read the recognition again, then confirm", {"ETag": changed.current}) from None
+    if request.app.state.adapt_auto:  # learning as you play: each confirmed photo may start teaching
+        versions.start_if_due(store.confirmed_count(), store.examples, adapter)
     body = StoredConfirmation.model_validate(stored).model_dump(mode="json", exclude_none=True)
     return JSONResponse(body, headers={"ETag": entity_tag(recognition_id, stored)})

@@ -29,6 +29,8 @@ class ModelVersion(BaseModel):
     created_at: str | None
     active: bool
     photos: int = Field(description="confirmed photos it was adapted on (0: the shipped models)")
+    started_from: str | None = Field(description="the version it was adapted from (the active one when teaching "
+                                     "began); None for the shipped models and versions made before it was kept")
     held_out: HeldOutFigures | None
     figures: str = Field(description="the URL of its per-class figures (GET /v1/models/{id}/figures)")
 
@@ -65,16 +67,6 @@ class ModelFigures(BaseModel):
     sets: dict[str, SetFigures]
 
 
-class ModelListing(BaseModel):
-    active: str
-    versions: list[ModelVersion]
-    confirmed_photos: int = Field(description="the confirmed (saved) photos an adaptation started now learns from")
-    photos_needed: int = Field(description="the fewest confirmed photos an adaptation starts on (fewer: 422 "
-                               "`not_enough_examples`)")
-    photos_suggested: int = Field(description="the confirmed photos from which the page offers adapting: with "
-                                  "fewer, the adapted version learns the table's tiles weakly")
-
-
 class AdaptJob(BaseModel):
     id: str
     created_at: str
@@ -83,4 +75,20 @@ class AdaptJob(BaseModel):
     progress: float = Field(description="0 to 1")
     message: str
     version: str | None = Field(description="the new model version, once made")
-    outcome: dict[str, Any] | None = Field(description="held-out `figures` and whether the version was `activated`")
+    outcome: dict[str, Any] | None = Field(description="held-out `figures`, whether the version was `activated`, "
+                                           "and the version it `started_from` (its figures are `base_*`)")
+
+
+class ModelListing(BaseModel):
+    active: str
+    versions: list[ModelVersion]
+    confirmed_photos: int = Field(description="the confirmed (saved) photos an adaptation started now learns from")
+    new_photos: int = Field(description="confirmed photos beyond those the active version learned from and the "
+                            "last adaptation started on; from `photos_suggested` on, the page offers to teach again")
+    photos_needed: int = Field(description="the fewest confirmed photos an adaptation starts on (fewer: 422 "
+                               "`not_enough_examples`)")
+    photos_suggested: int = Field(description="the confirmed photos from which the page offers adapting: with "
+                                  "fewer, the adapted version learns the table's tiles weakly")
+    adapt_auto: bool = Field(description="the server starts teaching by itself once `new_photos` reaches "
+                             "`photos_suggested` (`fanshot serve --adapt auto`)")
+    job: AdaptJob | None = Field(description="the adaptation queued or running now, whoever started it")

@@ -1,6 +1,8 @@
 // "Teach Fanshot your tiles" (issue 34): once the table has saved enough photos, offer to adapt the recogniser to
-// them (a background job), follow its progress and time left, then show how the new version and the shipped models
-// read the user's own held-out photos, with one tap to keep it or roll back. The models section lists the versions
+// them (a background job), follow its progress and time left, then show how the new version and the one it started
+// from read the user's own held-out photos, with one tap to keep it or roll back. Learning as you play (issue 52):
+// teaching is offered again from 10 photos new to the version in use, and builds on that version; a job the server
+// started by itself (--adapt auto) is followed the same way. The models section lists the versions
 // with their held-out figures, switches between them, and starts teaching before the offer, saying what is missing.
 import { call } from "./api.js";
 import { $, button, cell, setStatus } from "./dom.js";
@@ -26,11 +28,17 @@ export function timeLeftText(seconds) {
   return t("time_left_min", { n: Math.round(seconds / 60) });
 }
 
-/** The photos saved since the newest version learned (all of them before any did). */
-const newPhotos = (listing) => listing.confirmed_photos - Math.max(...listing.versions.map((version) => version.photos));
+/** Whether to offer teaching: once `photos_suggested` saved photos are new to the version in use and to the last
+ *  teaching (the server counts them: `new_photos`). */
+export const offersTeaching = (listing) => listing.new_photos >= listing.photos_suggested;
 
-/** Whether to offer teaching: once `photos_suggested` photos are saved that no version has learned from yet. */
-export const offersTeaching = (listing) => newPhotos(listing) >= listing.photos_suggested;
+/** The offer's words: the first teaching, or teaching again from the version in use (issue 52: learning as you
+ *  play), and whether the server would start it by itself. */
+export function offerText(listing) {
+  const again = listing.active === "base" ? t("teach_offer", { n: listing.confirmed_photos })
+    : t("teach_again_offer", { n: listing.new_photos, version: listing.active });
+  return listing.adapt_auto ? `${again} ${t("teach_auto")}` : again;
+}
 
 /** What the models section says of the saved photos: how many more teaching needs, or would use to learn well. */
 export function photosNote(listing) {
@@ -60,7 +68,7 @@ function versionItem(version) {
   const item = document.createElement("li");
   const figures = version.held_out;
   item.textContent = `${versionName(version.id)}${figures
-    ? ` — ${t(figures.kind === "deep" ? "adapted_deep" : "adapted_head")}, ${t("model_figures", { photos: figures.photos, f1: figures.f1.toFixed(3), base_f1: figures.base_f1.toFixed(3) })}`
+    ? ` — ${t(figures.kind === "deep" ? "adapted_deep" : "adapted_head")}, ${t("model_figures", { photos: figures.photos, f1: figures.f1.toFixed(3), base_f1: figures.base_f1.toFixed(3), from: versionName(version.started_from ?? "base") })}`
     : ""} `;
   const link = document.createElement("a");
   link.href = version.figures; // its per-class figures, as JSON
@@ -71,8 +79,9 @@ function versionItem(version) {
   return item;
 }
 
-/** Before and after, on the user's own photos that the adaptation did not learn from. */
-function figuresTable(figures) {
+/** Before (the version teaching started from) and after, on the user's own photos that the adaptation did not
+ *  learn from. */
+function figuresTable(figures, startedFrom = "base") {
   const row = (...cells) => {
     const tr = document.createElement("tr");
     tr.append(...cells);
@@ -81,7 +90,7 @@ function figuresTable(figures) {
   const whole = (n) => t("teach_of", { n, photos: figures.photos });
   $("teach-figures").replaceChildren(
     cell("caption", t("teach_held_out", { photos: figures.photos })),
-    row(cell("td", ""), cell("th", t("teach_before"), { scope: "col" }),
+    row(cell("td", ""), cell("th", t("teach_before", { version: versionName(startedFrom) }), { scope: "col" }),
       cell("th", t("teach_after"), { scope: "col" })),
     row(cell("th", t("teach_f1"), { scope: "row" }), cell("td", figures.base_f1.toFixed(3)),
       cell("td", figures.f1.toFixed(3))),
@@ -93,7 +102,7 @@ function figuresTable(figures) {
 function renderResult(job) {
   const figures = job.outcome.figures;
   $("teach-outcome").textContent = t(outcomeWords(job));
-  figuresTable(figures);
+  figuresTable(figures, job.outcome.started_from);
   $("teach-kind").textContent = t("teach_kind", { kind: t(figures.kind === "deep" ? "adapted_deep" : "adapted_head") });
   $("teach-choices").replaceChildren(...resultChoices(job, teaching.previous).map(({ words, version }, n) =>
     button(n === 0 ? "primary" : "", t(words), () => choose(version))));
@@ -109,7 +118,7 @@ export function renderAdapt() {
   $("teach-running").hidden = !running;
   $("teach-result").hidden = !finished;
   $("teach-section").hidden = !running && !finished && !offered && !$("adapt-status").textContent;
-  if (offered) $("teach-offer-text").textContent = t("teach_offer", { n: listing.confirmed_photos });
+  if (offered) $("teach-offer-text").textContent = offerText(listing);
   if (finished) renderResult(job);
   const tooFew = listing !== null && listing.confirmed_photos < listing.photos_needed;
   for (const id of ["teach-button", "adapt-button"]) $(id).disabled = running || tooFew;
@@ -125,6 +134,13 @@ export async function refreshAdapt() {
     setStatus($("adapt-status"), () => errorText(error), true);
   }
   renderAdapt();
+  const running = teaching.listing?.job;
+  if (running && !teaching.job) { // one this phone did not start (--adapt auto, another phone): followed here too
+    teaching.previous = teaching.listing.active;
+    localStorage.setItem(JOB_KEY, JSON.stringify({ id: running.id, previous: teaching.previous }));
+    $("teach-section").hidden = false;
+    follow(running);
+  }
 }
 
 async function switchTo(id) {
@@ -205,7 +221,7 @@ async function teach() {
 /** A job this phone started before a reload: follow it on, or show its result if it finished meanwhile. */
 async function resume() {
   const kept = JSON.parse(localStorage.getItem(JOB_KEY) ?? "null");
-  if (!kept) return;
+  if (!kept || teaching.job) return; // none, or already followed (`refreshAdapt` found it running)
   teaching.previous = kept.previous;
   try {
     await follow(await call("GET", `/v1/models/adapt/${kept.id}`));

@@ -5,9 +5,13 @@ measured on held-out confirmed photos, and each with its per-class figures (`fig
 adaptation jobs live in the database (database.py), so every instance and worker process reads the same active
 version on each request and sees every job's progress.
 
-An adaptation runs as a background thread of the process that was asked; its progress is written to the job's row. A
-new version is made active by itself only when it reads its held-out photos at least as well as the active version
-read its own; a worse one is listed, never switched to, and `PUT /v1/models/active` switches by hand."""
+An adaptation runs as a background thread of the process that was asked; its progress is written to the job's row. It
+starts from the active version (learning as you play: each version builds on the one in use) and is judged against it
+on the same confirmed photos (the adapter's k-fold, read as serving reads them); the adapter keeps it only if it reads
+them better, and then it is made active by itself, unless the active version was switched meanwhile: then it is
+listed, not switched to, and `PUT /v1/models/active` switches by hand. The page offers teaching again, and
+`--adapt auto` (`start_if_due`) starts it by itself, once SUGGESTED_EXAMPLES confirmed photos are new to the active
+version and to the last adaptation."""
 
 from __future__ import annotations
 
@@ -35,6 +39,8 @@ from fanshot.datasets.yolo import format_data_yaml
 BASE = "base"
 MIN_EXAMPLES = 2
 SCRATCH_PREFIX = "fanshot-adapt-"
+SUGGESTED_EXAMPLES = 10  # new confirmed photos from which teaching is offered (and, with --adapt auto, started)
+TAUGHT_ON = "taught_on"  # model_settings: the confirmed photos the last adaptation started on
 Adapter = Callable[..., dict[str, Any]]  # vision.training.adapt.adapt's signature
 
 
@@ -135,12 +141,39 @@ class ModelVersions:
         return row is not None
 
     def activate(self, version_id: str) -> None:
+        self._set("active", version_id)
+
+    def _set(self, key: str, value: str) -> None:
         with writing(self.engine) as db:
-            if db.execute(select(model_settings.c.key).where(model_settings.c.key == "active")
+            if db.execute(select(model_settings.c.key).where(model_settings.c.key == key)
                           .with_for_update()).first() is None:
-                db.execute(insert(model_settings).values(key="active", value=version_id))
+                db.execute(insert(model_settings).values(key=key, value=value))
             else:
-                db.execute(update(model_settings).where(model_settings.c.key == "active").values(value=version_id))
+                db.execute(update(model_settings).where(model_settings.c.key == key).values(value=value))
+
+    def _setting(self, key: str) -> str | None:
+        with reading(self.engine) as db:
+            return db.execute(select(model_settings.c.value).where(model_settings.c.key == key)).scalar()
+
+    def learned_from(self, version_id: str) -> int:
+        """The confirmed photos a version was adapted on (0: the shipped models)."""
+        adaptation = self._adaptation(version_id)
+        return adaptation.get("confirmed", adaptation["photos"]) if adaptation else 0
+
+    def new_photos(self, confirmed: int) -> int:
+        """Of `confirmed` photos, those beyond what the active version learned from and the last adaptation
+        started on (one that kept nothing, or a version rolled back from, is not offered again at once)."""
+        return max(0, confirmed - max(self.learned_from(self.active_id()), int(self._setting(TAUGHT_ON) or 0)))
+
+    def start_if_due(self, confirmed: int, examples: Callable[[], list[Example]], adapter: Adapter) -> dict | None:
+        """`--adapt auto`: start adapting (`start_job`) once SUGGESTED_EXAMPLES of the `confirmed` photos are new
+        (`new_photos`); the job, or None when not due or one is running."""
+        if self.new_photos(confirmed) < SUGGESTED_EXAMPLES:
+            return None
+        try:
+            return self.start_job(examples(), adapter, "queued by itself (--adapt auto)")
+        except (Busy, NotEnough):
+            return None
 
     def listing(self) -> dict[str, Any]:
         """Every version, oldest first (the base first), with its held-out figures, and which is active."""
@@ -148,12 +181,13 @@ class ModelVersions:
         with reading(self.engine) as db:
             rows = db.execute(select(model_versions.c.id, model_versions.c.created_at, model_versions.c.adaptation)
                               .order_by(model_versions.c.created_at)).all()
-        versions = [{"id": BASE, "created_at": None, "active": active == BASE, "photos": 0, "held_out": None,
-                     "figures": f"/v1/models/{BASE}/figures"}]
+        versions = [{"id": BASE, "created_at": None, "active": active == BASE, "photos": 0, "started_from": None,
+                     "held_out": None, "figures": f"/v1/models/{BASE}/figures"}]
         for version_id, created_at, adaptation in rows:
             record = json.loads(adaptation)
             versions.append({"id": version_id, "created_at": created_at, "active": active == version_id,
-                             "photos": record["photos"], "held_out": held_out_figures(record),
+                             "photos": record.get("confirmed", record["photos"]),
+                             "started_from": record.get("started_from"), "held_out": held_out_figures(record),
                              "figures": f"/v1/models/{version_id}/figures"})
         return {"active": active, "versions": versions}
 
@@ -169,18 +203,19 @@ class ModelVersions:
                                     .where(model_versions.c.id == version_id)).scalar()
         return adaptation_figures(version_id, json.loads(adaptation)) if adaptation else None
 
-    def _held_out_f1(self, version_id: str) -> float:
+    def _adaptation(self, version_id: str) -> dict[str, Any] | None:
+        """A version's adaptation record; None for the shipped models or an unknown version."""
         if version_id == BASE:
-            return 0.0  # an adapted version is kept only when it beats the base on its held-out photos
+            return None
         with reading(self.engine) as db:
             adaptation = db.execute(select(model_versions.c.adaptation)
                                     .where(model_versions.c.id == version_id)).scalar()
-        return held_out_figures(json.loads(adaptation))["f1"] if adaptation else 0.0
+        return json.loads(adaptation) if adaptation else None
 
     # Jobs
 
-    def start_job(self, examples: list[Example], adapter: Adapter) -> dict[str, Any]:
-        """Start adapting the base models to `examples` in a background thread; the new job."""
+    def start_job(self, examples: list[Example], adapter: Adapter, message: str = "queued") -> dict[str, Any]:
+        """Start adapting the active version to `examples` in a background thread; the new job."""
         if len(examples) < MIN_EXAMPLES:
             raise NotEnough(f"{len(examples)} confirmed photo(s); adapting needs at least {MIN_EXAMPLES}")
         # taken here, before the job is recorded: no sweep may fail it before it runs
@@ -192,8 +227,9 @@ class ModelVersions:
             job_id, stamp = uuid.uuid4().hex, now()
             with writing(self.engine) as db:
                 db.execute(insert(adapt_jobs).values(id=job_id, created_at=stamp, updated_at=stamp, state="queued",
-                                                     progress=0.0, message="queued"))
-            threading.Thread(target=self._run, args=(job_id, examples, adapter, lock), daemon=True,
+                                                     progress=0.0, message=message))
+            self._set(TAUGHT_ON, str(len(examples)))
+            threading.Thread(target=self._run, args=(job_id, examples, adapter, lock, self.active_id()), daemon=True,
                              name=f"adapt-{job_id}").start()
         except BaseException:
             lock.release()
@@ -223,6 +259,13 @@ class ModelVersions:
         for left in [*self.files.cache.glob(f".{SCRATCH_PREFIX}*"), *self.files.cache.glob(".*.new")]:
             shutil.rmtree(left, ignore_errors=True)
 
+    def running_job(self) -> dict[str, Any] | None:
+        """The adaptation queued or running now, if any (the page follows one it did not start: `--adapt auto`)."""
+        with reading(self.engine) as db:
+            job_id = db.execute(select(adapt_jobs.c.id).where(adapt_jobs.c.state.in_(("queued", "running")))
+                                .order_by(adapt_jobs.c.created_at.desc())).scalar()
+        return self.job(job_id) if job_id else None
+
     def job(self, job_id: str) -> dict[str, Any] | None:
         with reading(self.engine) as db:
             row = db.execute(select(adapt_jobs).where(adapt_jobs.c.id == job_id)).first()
@@ -239,17 +282,19 @@ class ModelVersions:
         with writing(self.engine) as db:
             db.execute(update(adapt_jobs).where(adapt_jobs.c.id == job_id).values(**fields))
 
-    def _run(self, job_id: str, examples: list[Example], adapter: Adapter, lock: Held) -> None:
+    def _run(self, job_id: str, examples: list[Example], adapter: Adapter, lock: Held, start: str) -> None:
         try:
-            self._adapt(job_id, examples, adapter)
+            self._adapt(job_id, examples, adapter, start)
         finally:
             lock.release()
 
-    def _adapt(self, job_id: str, examples: list[Example], adapter: Adapter) -> None:
+    def _adapt(self, job_id: str, examples: list[Example], adapter: Adapter, start: str) -> None:
+        """Adapt version `start` (the active one when the job was asked for) to `examples`."""
         self._update(job_id, state="running", message="exporting the confirmed photos")
         version_id = uuid.uuid4().hex[:12]
         out = self.files.staging(version_id)
         try:
+            base = self.folder_of(start)
             # beside the model folders, hidden: what a process ended mid-way leaves is found and removed (recover)
             with tempfile.TemporaryDirectory(prefix=f".{SCRATCH_PREFIX}", dir=self.files.cache) as scratch:
                 data = Path(scratch) / "data"
@@ -258,9 +303,9 @@ class ModelVersions:
                         (data / name).parent.mkdir(parents=True, exist_ok=True)
                         (data / name).write_bytes(content)
                 (data / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="ascii")
-                record = adapter(data, out, self.base, progress=lambda fraction, message:
+                record = adapter(data, out, base, progress=lambda fraction, message:
                                  self._update(job_id, progress=round(fraction, 3), message=message))
-            self._finish(job_id, version_id, out, record)
+            self._finish(job_id, version_id, out, {**record, "started_from": start, "confirmed": len(examples)})
         except Exception as error:  # the job reports it; the server keeps serving
             self._update(job_id, state="failed", message=f"adaptation failed: {error}")
         finally:
@@ -268,20 +313,23 @@ class ModelVersions:
 
     def _finish(self, job_id: str, version_id: str, out: Path, record: dict[str, Any]) -> None:
         figures = held_out_figures(record)
+        start = record["started_from"]
         if record["kept"] != "adapted":
-            self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False},
+            self._update(job_id, state="done", progress=1.0, outcome={"figures": figures, "activated": False,
+                                                                     "started_from": start},
                          message=f"no new version: on {figures['photos']} held-out photos the adapted models read "
-                         f"F1 {figures['f1']:.3f}, not better than the base's {figures['base_f1']:.3f}")
+                         f"F1 {figures['f1']:.3f}, not better than {start}'s {figures['base_f1']:.3f}")
             return
         self._update(job_id, message="storing the new version's files")
         self.files.publish(version_id, out)  # before it is recorded: no instance may find a version without files
         with writing(self.engine) as db:
             db.execute(insert(model_versions).values(id=version_id, created_at=now(), adaptation=json.dumps(record)))
         active = self.active_id()
-        activated = figures["f1"] >= self._held_out_f1(active)
+        activated = active == start  # it reads the photos better than `start` did; a switch meanwhile stands
         if activated:
             self.activate(version_id)
         self._update(job_id, state="done", progress=1.0, version=version_id,
-                     outcome={"figures": figures, "activated": activated},
-                     message=f"version {version_id}: held-out F1 {figures['f1']:.3f} (base {figures['base_f1']:.3f}); "
-                     + ("now active" if activated else f"not switched to: {active} read its held-out photos better"))
+                     outcome={"figures": figures, "activated": activated, "started_from": start},
+                     message=f"version {version_id}: held-out F1 {figures['f1']:.3f} ({start} "
+                     f"{figures['base_f1']:.3f}); " + ("now active" if activated else
+                                                       f"not switched to: {active} was switched to meanwhile"))

@@ -854,8 +854,8 @@ def save_photos(server: str, count: int) -> None:
 def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, page):
     from tests.api.test_models import fake_adapter
 
-    gate = threading.Event()
-    adapters = iter([fake_adapter(0.97, gate=gate), fake_adapter(0.9)])  # the second reads worse than the first
+    gate, second = threading.Event(), threading.Event()
+    adapters = iter([fake_adapter(0.97, gate=gate), fake_adapter(0.98, gate=second)])
     server = serve(adapt=lambda *args, **options: next(adapters)(*args, **options))
     save_photos(server, 2)
     ready(page, server)
@@ -872,7 +872,7 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     gate.set()
     expect(page.locator("#teach-outcome")).to_contain_text("now reads your photos with the new version")
     expect(page.locator("#model-versions li")).to_have_count(2)
-    expect(page.locator("#model-versions li").nth(1)).to_contain_text("F1 0.970 (shipped 0.800)")
+    expect(page.locator("#model-versions li").nth(1)).to_contain_text("F1 0.970 (shipped models 0.800)")
     # which kind of adaptation made it (issue 34: the page says whether torch trained the localiser)
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("localiser and classifier trained on your tiles")
     link = page.locator("#model-versions li").nth(1).get_by_role("link", name="per-class figures")
@@ -882,15 +882,20 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     kept = httpx.get(f"{server}/v1/models").json()["active"]
     assert kept != "base"
 
-    page.locator("#adapt-button").click()  # again: this version reads worse than the one in use, so waits
-    expect(page.locator("#teach-outcome")).to_contain_text("was not switched to")
+    page.locator("#adapt-button").click()  # again: it builds on the kept version and is judged against it (issue 52)
+    expect(page.locator("#adapt-step")).to_contain_text("halfway")
+    second.set()
+    expect(page.locator("#teach-outcome")).to_contain_text("Done: Fanshot now reads your photos with the new version.")
+    expect(page.locator("#teach-figures tr").nth(0)).to_contain_text(f"Before ({kept})")
+    newer = httpx.get(f"{server}/v1/models").json()["active"]
+    assert newer not in ("base", kept)
+    expect(page.locator("#model-versions li").nth(2)).to_contain_text(f"F1 0.980 ({kept} 0.800)")
+    page.locator("#teach-choices").get_by_role("button", name="Roll back").click()
+    expect(page.locator("#adapt-status")).to_have_text(f"Rolled back: {kept} read your photos again.")
     assert httpx.get(f"{server}/v1/models").json()["active"] == kept
-    page.locator("#teach-choices").get_by_role("button", name="Use it anyway").click()
-    expect(page.locator("#model-versions li")).to_have_count(3)
+    page.locator("#model-versions li").nth(2).get_by_role("button").click()  # the newer one after all
     expect(page.locator("#model-versions li").nth(2)).to_contain_text("in use")
-    worse = httpx.get(f"{server}/v1/models").json()["active"]
-    assert worse not in ("base", kept)
-    expect(page.locator("#adapt-status")).to_have_text(f"Now in use: {worse}.")
+    expect(page.locator("#adapt-status")).to_have_text(f"Now in use: {newer}.")
     page.locator("#model-versions li").nth(0).get_by_role("button").click()  # back to the shipped models
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("in use")
     expect(page.locator("#adapt-status")).to_have_text("Now in use: shipped models.")
@@ -899,6 +904,64 @@ def test_adapt_to_my_tiles_shows_progress_and_versions_and_switches_back(serve, 
     expect(page.locator("#model-versions li").nth(0)).to_contain_text("内置模型")
     expect(page.locator("#model-versions li").nth(1)).to_contain_text("留出 2 张照片")
     expect(page.locator("#adapt-status")).to_have_text("现在使用：内置模型。")
+
+
+def wait_for_active_version(server: str) -> str:
+    for _ in range(200):
+        if (active := httpx.get(f"{server}/v1/models").json()["active"]) != "base":
+            return active
+        time.sleep(0.05)
+    raise AssertionError("no version became active")
+
+
+def test_teaching_again_is_offered_at_10_photos_new_to_the_version_in_use_and_builds_on_it(serve, page):
+    # issue 52 point 5: learning as you play
+    from tests.api.test_models import fake_adapter
+
+    server = serve(adapt=fake_adapter(0.97, photos=10))
+    save_photos(server, 10)
+    httpx.post(f"{server}/v1/models/adapt").raise_for_status()
+    first = wait_for_active_version(server)
+    save_photos(server, 9)
+    ready(page, server)
+    expect(page.locator("#teach-section")).to_be_hidden()  # 9 new to the version in use: not yet
+    save_photos(server, 1)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#teach-offer-text")).to_have_text(re.compile(
+        rf"^You have saved 10 photos since the version in use \({first}\) learned\. Fanshot can learn from them too, "
+        "building on that version"))
+    page.locator("#teach-button").click()
+    expect(page.locator("#teach-outcome")).to_have_text("Done: Fanshot now reads your photos with the new version.")
+    expect(page.locator("#teach-figures tr").nth(0)).to_contain_text(f"Before ({first})")
+    listing = httpx.get(f"{server}/v1/models").json()
+    assert listing["active"] not in ("base", first) and listing["versions"][2]["started_from"] == first
+    page.locator("#teach-choices").get_by_role("button", name="Roll back").click()
+    expect(page.locator("#adapt-status")).to_have_text(f"Rolled back: {first} read your photos again.")
+
+
+def test_with_adapt_auto_the_page_follows_the_teaching_the_server_started_by_itself(serve, page):
+    from tests.api.test_models import fake_adapter
+
+    gate = threading.Event()
+    server = serve(adapt=fake_adapter(0.97, photos=10, gate=gate), adapt_auto=True)
+    save_photos(server, 9)
+    ready(page, server)
+    expect(page.locator("#teach-section")).to_be_hidden()
+    upload(page, jpeg())  # the 10th, saved on the page: the server starts teaching by itself
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+    expect(page.locator("#adapt-step")).to_have_text("halfway")
+    expect(page.locator("#adapt-status")).to_contain_text("Learning your tiles: 50%")
+    expect(page.locator("#teach-offer")).to_be_hidden()
+    gate.set()
+    expect(page.locator("#teach-outcome")).to_have_text("Done: Fanshot now reads your photos with the new version.")
+    expect(page.locator("#teach-figures tr").nth(0)).to_contain_text("Before (shipped models)")
+    f1_row = re.compile(r"Tiles read right \(F1\)\s*0\.800\s*0\.970")
+    expect(page.locator("#teach-figures tr").nth(1)).to_have_text(f1_row)
+    page.locator("#teach-choices").get_by_role("button", name="Roll back").click()
+    expect(page.locator("#adapt-status")).to_have_text("Rolled back: shipped models read your photos again.")
+    assert httpx.get(f"{server}/v1/models").json()["active"] == "base"
 
 
 def test_a_failed_teaching_says_why_and_can_be_tried_again(serve, phone):

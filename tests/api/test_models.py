@@ -35,6 +35,7 @@ def fake_adapter(f1: float, kept: str = "adapted", gate: threading.Event | None 
 
     def adapter(yolo_dir: Path, out: Path, base: Path | None, *, progress) -> dict[str, Any]:
         seen["labels"] = sorted(p.read_text() for p in (yolo_dir / "labels").glob("*.txt"))
+        seen["base"], seen["calls"] = base, seen.get("calls", 0) + 1
         for fraction, message, then in steps or [(0.5, "halfway", gate)]:
             progress(fraction, message)
             if then is not None:
@@ -58,11 +59,12 @@ def close_databases():
         OPENED.pop().state.store.engine.dispose()
 
 
-def app_client(data: Path, adapter=None, recognise=fake_recognise, storage: dict[str, str] | None = None) -> TestClient:
+def app_client(data: Path, adapter=None, recognise=fake_recognise, storage: dict[str, str] | None = None,
+               adapt_auto: bool = False) -> TestClient:
     """An app on `data`, or on the database and image store of `storage` (tests/api/conftest.py) with its model
     folders under `data`."""
     app = create_app(data, recognise=recognise, name_tile=fake_name_tile, **(storage or {}),
-                     **({"adapt": adapter} if adapter else {}))
+                     **({"adapt": adapter} if adapter else {}), adapt_auto=adapt_auto)
     OPENED.append(app)
     return local_client(app)
 
@@ -96,8 +98,9 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     adapter = fake_adapter(0.97)
     client = app_client(tmp_path, adapter, storage=storage)
     assert client.get("/v1/models").json() == {"active": "base", "versions": [
-        {"id": "base", "created_at": None, "active": True, "photos": 0, "held_out": None,
-         "figures": "/v1/models/base/figures"}], "confirmed_photos": 0, "photos_needed": 2, "photos_suggested": 10}
+        {"id": "base", "created_at": None, "active": True, "photos": 0, "started_from": None, "held_out": None,
+         "figures": "/v1/models/base/figures"}], "confirmed_photos": 0, "new_photos": 0, "photos_needed": 2,
+        "photos_suggested": 10, "adapt_auto": False, "job": None}
     confirm_photos(client, 3)
     job = adapt(client)
     assert job["state"] == "done" and job["progress"] == 1 and job["outcome"]["activated"] is True
@@ -115,6 +118,68 @@ def test_an_adaptation_makes_a_version_that_becomes_active_and_rolls_back_in_one
     assert rolled_back.status_code == 200 and rolled_back.json()["active"] == "base"
     recognition = client.post("/v1/recognitions", files={"photo": ("hand.jpg", jpeg(), "image/jpeg")}).json()
     assert recognition["model_version"] == "base"
+
+
+def test_teaching_again_starts_from_the_active_version_once_10_photos_are_new_to_it(tmp_path, storage):
+    # issue 52 point 5: learning as you play
+    from fanshot.vision.recogniser import MODELS_DIR
+
+    adapter = fake_adapter(0.97, photos=10)
+    client = app_client(tmp_path, adapter, storage=storage)
+    confirm_photos(client, 10)
+    assert client.get("/v1/models").json()["new_photos"] == 10
+    first = adapt(client)["version"]
+    assert adapter.seen["base"] == MODELS_DIR  # the shipped models were active
+    listing = client.get("/v1/models").json()
+    assert (listing["new_photos"], listing["versions"][1]["photos"], listing["versions"][1]["started_from"]) == \
+        (0, 10, "base")
+    confirm_photos(client, 9)
+    assert client.get("/v1/models").json()["new_photos"] == 9
+    confirm_photos(client, 1)
+    assert client.get("/v1/models").json()["new_photos"] == 10
+    job = adapt(client)
+    assert len(adapter.seen["labels"]) == 20  # every confirmed photo
+    assert adapter.seen["base"] == client.app.state.model_versions.folder_of(first)  # it starts from the active one
+    assert job["outcome"]["activated"] is True and "(" + first in job["message"]  # judged against `first`
+    listing = client.get("/v1/models").json()
+    assert (listing["active"], listing["new_photos"], listing["versions"][2]["started_from"]) == \
+        (job["version"], 0, first)
+    # rolled back: the base learned from none, but the last teaching from all 20, so it is not offered at once
+    assert client.put("/v1/models/active", json={"version": "base"}).json()["new_photos"] == 0
+
+
+def test_adapt_auto_teaches_by_itself_at_the_10th_new_photo_and_not_again_before_10_more(tmp_path, storage):
+    gate = threading.Event()
+    adapter = fake_adapter(0.7, kept="base", photos=10, gate=gate)  # no better: no version, not retried each photo
+    client = app_client(tmp_path, adapter, storage=storage, adapt_auto=True)
+    assert client.get("/v1/models").json()["adapt_auto"] is True
+    confirm_photos(client, 9)
+    assert "calls" not in adapter.seen
+    confirm_photos(client, 1)  # the 10th
+    job = client.get("/v1/models").json()["job"]  # listed while it runs: the page follows it
+    assert job["message"] == "queued by itself (--adapt auto)" or job["state"] == "running"
+    gate.set()
+    assert finished(client, job)["state"] == "done"
+    assert adapter.seen["calls"] == 1 and len(adapter.seen["labels"]) == 10
+    confirm_photos(client, 9)
+    time.sleep(0.3)
+    assert adapter.seen["calls"] == 1  # 19 new to the base, but only 9 new to the last adaptation
+    client.app.state.adapt = better = fake_adapter(0.97, photos=20)
+    confirm_photos(client, 1)
+    for _ in range(200):
+        if client.get("/v1/models").json()["active"] != "base":
+            break
+        time.sleep(0.05)
+    listing = client.get("/v1/models").json()
+    assert better.seen["calls"] == 1 and listing["active"] != "base" and listing["new_photos"] == 0
+
+
+def test_without_adapt_auto_confirmed_photos_start_nothing(tmp_path, storage):
+    adapter = fake_adapter(0.97)
+    client = app_client(tmp_path, adapter, storage=storage)
+    confirm_photos(client, 10)
+    time.sleep(0.3)
+    assert "calls" not in adapter.seen and client.get("/v1/models").json()["adapt_auto"] is False
 
 
 def test_the_listing_counts_the_confirmed_photos_an_adaptation_would_learn_from(tmp_path, storage):
@@ -164,15 +229,20 @@ def test_shipped_models_without_figures_say_how_to_make_them(tmp_path, storage):
     assert response.status_code == 404 and "--figures" in response.json()["errors"][0]["message"]
 
 
-def test_a_version_worse_than_the_active_one_is_listed_but_never_switched_to(tmp_path, storage):
+def test_a_version_whose_start_was_switched_away_from_meanwhile_is_listed_but_not_switched_to(tmp_path, storage):
     client = app_client(tmp_path, fake_adapter(0.97), storage=storage)
     confirm_photos(client, 2)
     first = adapt(client)["version"]
-    client.app.state.adapt = fake_adapter(0.90)
-    job = adapt(client)
+    gate = threading.Event()
+    client.app.state.adapt = fake_adapter(0.98, gate=gate)
+    response = client.post("/v1/models/adapt")
+    assert client.put("/v1/models/active", json={"version": "base"}).status_code == 200  # another phone rolls back
+    gate.set()
+    job = finished(client, response.json())
     assert job["state"] == "done" and job["outcome"]["activated"] is False and "not switched to" in job["message"]
     listing = client.get("/v1/models").json()
-    assert listing["active"] == first and [v["id"] for v in listing["versions"]] == ["base", first, job["version"]]
+    assert listing["active"] == "base" and [v["id"] for v in listing["versions"]] == ["base", first, job["version"]]
+    assert listing["versions"][2]["started_from"] == first  # it learned from the version in use when asked
     assert client.put("/v1/models/active", json={"version": job["version"]}).json()["active"] == job["version"]
 
 
@@ -180,7 +250,7 @@ def test_an_adaptation_no_better_than_the_base_makes_no_version(tmp_path, storag
     client = app_client(tmp_path, fake_adapter(0.7, kept="base"), storage=storage)
     confirm_photos(client, 2)
     job = adapt(client)
-    assert job["state"] == "done" and job["version"] is None and "not better than the base" in job["message"]
+    assert job["state"] == "done" and job["version"] is None and "not better than base's" in job["message"]
     assert [v["id"] for v in client.get("/v1/models").json()["versions"]] == ["base"]
     assert list((tmp_path / "models").iterdir()) == []
 
@@ -277,3 +347,29 @@ def test_a_version_adapted_before_the_deep_kind_existed_is_listed_as_a_head_refi
 
     assert held_out_figures({"kept": "adapted", "held_out": figures(0.9)})["kind"] == "head"
     assert held_out_figures({"kind": "deep", "kept": "adapted", "held_out": figures(0.9)})["kind"] == "deep"
+
+
+def test_the_servers_adapter_judges_each_version_on_every_confirmed_photo(monkeypatch):
+    from fanshot.api.dependencies import model_adapter
+    from fanshot.vision.training import adapt as adapting
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(adapting, "adapt", lambda *args, **options: seen.update(options) or {})
+    model_adapter(Path("photos"), Path("out"), Path("active"), progress=None)
+    assert seen["folds"] is True  # k-fold on every photo, the head kind too (issue 52 point 5)
+
+
+@pytest.mark.parametrize(("setting", "auto"), [("auto", True), ("manual", False)])
+def test_fanshot_serve_adapt_reaches_each_server_process(tmp_path, monkeypatch, setting, auto):
+    import gc
+
+    from fanshot.api.cli import ADAPT_VARIABLE, DATA_DIR_VARIABLE, app_from_environment
+
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setenv(ADAPT_VARIABLE, setting)  # what `fanshot serve --adapt` sets for its workers
+    try:
+        app = app_from_environment()
+        OPENED.append(app)
+        assert app.state.adapt_auto is auto
+    finally:
+        gc.unfreeze()

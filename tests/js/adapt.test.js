@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { offersTeaching, photosNote, resultChoices, secondsLeft, timeLeftText } from "../../api/static/adapt.js";
+import { offersTeaching, offerText, photosNote, resultChoices, secondsLeft, timeLeftText } from "../../api/static/adapt.js";
 import { setLanguage } from "../../api/static/i18n.js";
 
 const job = (progress, seconds, state = "running") => ({
@@ -42,30 +42,36 @@ test("time left in words: seconds in fives under a minute, then minutes, in both
   setLanguage("en");
 });
 
-const listing = (confirmed, ...adaptedOn) => ({
-  confirmed_photos: confirmed, photos_needed: 2, photos_suggested: 10,
-  versions: [{ id: "base", photos: 0 }, ...adaptedOn.map((photos, n) => ({ id: `v${n}`, photos }))],
+const listing = (newPhotos, active = "base", auto = false) => ({
+  active, confirmed_photos: newPhotos + 10, new_photos: newPhotos, photos_needed: 2, photos_suggested: 10,
+  adapt_auto: auto, versions: [{ id: "base", photos: 0 }],
 });
 
-test("teaching is offered from 10 saved photos, not before", () => {
+const saved = (confirmed) => ({ confirmed_photos: confirmed, photos_needed: 2, photos_suggested: 10 });
+
+test("teaching is offered from 10 saved photos new to the version in use (the server counts them), not before", () => {
   assert.equal(offersTeaching(listing(9)), false);
   assert.equal(offersTeaching(listing(10)), true);
-  assert.equal(offersTeaching(listing(14)), true);
+  assert.equal(offersTeaching(listing(14, "v1")), true);
 });
 
-test("once a version learned from them, teaching is offered again only after 10 more saved photos", () => {
-  assert.equal(offersTeaching(listing(12, 10)), false);
-  assert.equal(offersTeaching(listing(19, 10)), false);
-  assert.equal(offersTeaching(listing(20, 10)), true);
+test("the offer says whether it teaches from the shipped models or again from the version in use", () => {
+  setLanguage("en");
+  assert.match(offerText(listing(10)), /^You have saved 20 photos of your tiles\./);
+  assert.match(offerText(listing(12, "v1")), /^You have saved 12 photos since the version in use \(v1\) learned\./);
+  assert.match(offerText(listing(12, "v1", true)), /This server starts teaching by itself once 10 new photos are saved\.$/);
+  setLanguage("zh-Hans");
+  assert.match(offerText(listing(12, "v1")), /版本（v1）.*12 张照片/);
+  setLanguage("en");
 });
 
 test("the models section says how many more photos teaching needs, and how many it learns well from", () => {
   setLanguage("en");
-  assert.equal(photosNote(listing(1)), "Photos saved: 1. Teaching needs at least 2; save 1 more to start (from 10 on it learns well).");
-  assert.equal(photosNote(listing(7)), "Photos saved: 7. You can teach now, but it learns your tiles well from 10 on: save 3 more for that.");
-  assert.equal(photosNote(listing(10)), "Photos saved: 10: enough to teach Fanshot your tiles.");
+  assert.equal(photosNote(saved(1)), "Photos saved: 1. Teaching needs at least 2; save 1 more to start (from 10 on it learns well).");
+  assert.equal(photosNote(saved(7)), "Photos saved: 7. You can teach now, but it learns your tiles well from 10 on: save 3 more for that.");
+  assert.equal(photosNote(saved(10)), "Photos saved: 10: enough to teach Fanshot your tiles.");
   setLanguage("zh-Hans");
-  assert.equal(photosNote(listing(7)), "已保存照片：7 张。现在就可以学，但 10 张起才学得好：再保存 3 张。");
+  assert.equal(photosNote(saved(7)), "已保存照片：7 张。现在就可以学，但 10 张起才学得好：再保存 3 张。");
   setLanguage("en");
 });
 

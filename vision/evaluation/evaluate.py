@@ -11,8 +11,11 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from fanshot.datasets.classes import CLASSES, unknown_names
+from fanshot.datasets.errors import DatasetError
+from fanshot.datasets.importer import read_as_imported
 from fanshot.datasets.progress import progress
-from fanshot.datasets.yolo import read_names, read_split, split_names
+from fanshot.datasets.yolo import Example, read_names, split_names
 from fanshot.scoring.tiles import BACK, parse, to_string
 from fanshot.vision.config import Layout
 from fanshot.vision.evaluation.breakdown import Reading, places
@@ -169,24 +172,34 @@ def evaluate_manifest(manifest: Path, recogniser: Recogniser, photos: bool = Fal
     return tally.summary(photos)
 
 
+def labelled_split(root: Path, split: str) -> list[Example]:
+    """One split of a YOLO folder ("" or a missing split: the folder itself) as `fanshot dataset import` reads it:
+    another set's class names (a Roboflow export's `sc1`, `bs1`, ...) mapped onto our codes, its shipped
+    corrections applied. Names no importer knows are refused, with the fix."""
+    if unknown := unknown_names(read_names(root)):
+        raise DatasetError(f"{root / 'data.yaml'}: class names {', '.join(map(repr, unknown))} are neither tile "
+                           "codes (scoring/tiles.py) nor names `fanshot dataset import` knows; relabel or map them "
+                           "(datasets/classes.py), import the folder with `fanshot dataset import SRC DST` and "
+                           "evaluate DST")
+    return read_as_imported(root)[split if split in split_names(root) else ""]
+
+
 def evaluate_yolo(root: Path, recogniser: Recogniser, split: str = "test", photos: bool = False,
                   readings: list[Reading] | None = None) -> dict:
     """The manifest metrics plus mAP50 and mAP50-95 of the final boxes (localiser box, classifier code)
-    against the labels of one split of a YOLO folder (our class names), the localiser's box P/R/F1 and the
-    classifier's accuracy on the boxes it matched (`stage_scores`), and P/R/F1 by the tiles' width at the photo's
-    full resolution (`by_width`). Photos with a `fanshot synth` sidecar
-    also score the proposed hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`).
+    against the labels of one split of a YOLO folder (read as imported, `labelled_split`), the localiser's box
+    P/R/F1 and the classifier's accuracy on the boxes it matched (`stage_scores`), and P/R/F1 by the tiles' width
+    at the photo's full resolution (`by_width`). Photos with a `fanshot synth` sidecar also score the proposed
+    hand (`hand_exact`) and the layout alone on the true boxes (`layout_exact_on_labels`).
     `readings`, if given, gets each photo's `Reading`, its true tiles placed by the layout on their labelled boxes."""
-    names = read_names(root)
-    folder = root / split if split in split_names(root) else root
     tally, detections, truths, scales = Tally(), [], [], []
-    for example in progress(read_split(folder, len(names)), f"eval {root.name}"):
+    for example in progress(labelled_split(root, split), f"eval {root.name}"):
         image, boxes = example.image, example.boxes
         result, ms = read_photo(image, recogniser)
         width, height = result["image"]["width"], result["image"]["height"]
         with Image.open(image) as full:  # the header only: the size the photo was taken at
             scales.append(max(full.size) / max(width, height))
-        truth = [names[b.cls] for b in boxes]
+        truth = [CLASSES[b.cls] for b in boxes]
         corners = [(b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2) for b in boxes]
         truths.append(Boxes(np.array(corners).reshape(-1, 4) * [width, height, width, height], truth))
         detections.append(found_boxes(result))

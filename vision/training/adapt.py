@@ -17,7 +17,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -394,13 +394,15 @@ def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]
 
 
 def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,
-          command: str = "", adapt_localiser: bool = False, deep: bool | None = None) -> dict:
+          command: str = "", adapt_localiser: bool = False, deep: bool | None = None, folds: bool = False) -> dict:
     """Write to `out` a complete models folder adapted to the labelled photos of `yolo_dir` (or a copy of the
     base, if the adaptation reads the held-out photos no better); returns the `adaptation` record of its
     vision.json: its kind, the figures on the held-out photos, base and adapted, the choice, and the time taken.
     `deep` (by default where the `train` extra is installed): fine-tune the whole localiser too (`deep_adapt`);
     otherwise refit last layers only (`head_adapt`), where `adapt_localiser` tries refitting the localiser's class
-    scores too (off by default: it costs ~20× the time and has not yet measured better on unseen art)."""
+    scores too (off by default: it costs ~20× the time and has not yet measured better on unseen art), and
+    `folds` judges it by k-fold on every photo as the deep kind is (`head_adapt_by_folds`; the server's learning as
+    you play), not on a held-out share."""
     started, cpu_started = time.perf_counter(), time.process_time()
     report = progress or (lambda fraction, message: None)
     if out.resolve() == base_dir.resolve():
@@ -412,8 +414,12 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     if deep and not finetune.available():
         raise DatasetError("adapting the whole localiser needs torch and ultralytics: pip install 'fanshot[train]'")
     meta = VisionFile.read(base_dir)
-    record = (deep_adapt(photos_in, out, base_dir, meta, report) if deep
-              else head_adapt(photos_in, out, base_dir, meta, report, adapt_localiser))
+    if deep:
+        record = deep_adapt(photos_in, out, base_dir, meta, report)
+    elif folds and not adapt_localiser:
+        record = head_adapt_by_folds(photos_in, out, base_dir, meta, report)
+    else:
+        record = head_adapt(photos_in, out, base_dir, meta, report, adapt_localiser)
     record = {
         "kind": "deep" if deep else "head", **record,
         "base": str(base_dir), "data": str(yolo_dir),
@@ -511,6 +517,58 @@ def deep_folds(count: int, seed: int = SEED) -> np.ndarray:
     return folds
 
 
+def fold_reads(paths: Sequence[Path], folds: np.ndarray, fit_on: Callable[[np.ndarray, Path, int], object],
+               scratch: Path) -> list[list[str]]:
+    """Every photo's codes as serving reads them (`served_reads`) with the models `fit_on(indices, folder, fold)`
+    writes to `folder` from the photos of the other folds: each photo is judged by models that never saw it."""
+    reads: list[list[str]] = [[] for _ in paths]
+    for fold in np.unique(folds):
+        held = np.flatnonzero(folds == fold)
+        folder = scratch / f"fold{fold}"
+        fit_on(np.flatnonzero(folds != fold), folder, int(fold))
+        for i, read in zip(held, served_reads(folder, [paths[i] for i in held]), strict=True):
+            reads[i] = read
+    return reads
+
+
+def head_adapt_by_folds(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile,
+                        report: Progress) -> dict:
+    """Refit the classifier's last layer as `head_adapt` does, judged as `deep_adapt` is: every photo read, as
+    serving reads it, by a layer fitted on the other folds (`fold_reads`), against the base's reading of every
+    photo; kept if better, then fitted on all. Learning as you play judges each version so (issue 52). Writes `out`
+    and returns the record's figures and choices."""
+    models = Recogniser.load(base_dir)
+    classifier = onnx.load(str(base_dir / meta.classifier.file))
+    base, embed, rng = base_head(classifier, models.codes), embedding_session(classifier), np.random.default_rng(SEED)
+    photos = []
+    for number, (image, labels) in enumerate(photos_in, 1):
+        photos.append(photo_features(image, labels, models, embed, base, rng))
+        report(0.6 * number / len(photos_in), f"read {number} of {len(photos_in)} photos")
+
+    def fit_on(indices: Sequence[int], folder: Path, fold: int | None = None) -> Choice:
+        chosen = choose([photos[i] for i in indices], base, models.config.conf)
+        write_models(folder, base_dir, meta, classifier, fit_head(base, *stack([photos[i] for i in indices]),
+                                                                  chosen.strength), None, chosen.conf)
+        return chosen
+
+    paths, truths = [path for path, _ in photos_in], [photo.truth for photo in photos]
+    before = figures(truths, served_reads(base_dir, paths))
+    with tempfile.TemporaryDirectory(prefix="fanshot-folds-") as scratch:
+        after = figures(truths, fold_reads(paths, deep_folds(len(photos)), fit_on, Path(scratch)))
+    report(0.9, f"judged every photo by {DEEP_FOLDS}-fold")
+    kept = better(after, before)
+    choice = fit_on(range(len(photos)), out) if kept else Choice(0.0, models.config.conf)
+    if not kept:
+        write_models(out, base_dir, meta, classifier, None, None, choice.conf)
+    return {
+        "kept": "adapted" if kept else "base",
+        "held_out": {"photos": [photo.name for photo in photos], "folds": DEEP_FOLDS, "base": before,
+                     "adapted": after},
+        "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": {"classifier": choice.f1},
+        "localiser_strength": None,
+    }
+
+
 def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile,
                report: Progress) -> dict:
     """Fine-tune the localiser and refit the classifier's last layer (`fit_deep`) on the photos of each fold but
@@ -523,19 +581,17 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
     steps = DEEP_FOLDS + 1  # a fit per fold, then the final one: each a share of the progress
     spent = {"localiser": 0.0, "classifier": 0.0, "judging": 0.0}  # wall seconds, summed over the fits
     started = time.perf_counter()
-    base_reads, adapted_reads = served_reads(base_dir, paths), [[] for _ in paths]
+    base_reads = served_reads(base_dir, paths)
     spent["judging"] += time.perf_counter() - started
     with tempfile.TemporaryDirectory(prefix="fanshot-deep-") as scratch:
-        for fold in range(DEEP_FOLDS):
-            held = np.flatnonzero(folds == fold)
-            folder = Path(scratch) / f"fold{fold}"
-            fit_deep([photos_in[i] for i in np.flatnonzero(folds != fold)], base_dir, meta, folder,
-                     Path(scratch) / f"work{fold}", within(report, fold / steps, (fold + 1) / steps,
-                                                           f"fold {fold + 1} of {DEEP_FOLDS}"), spent)
-            started = time.perf_counter()
-            for i, read in zip(held, served_reads(folder, [paths[i] for i in held]), strict=True):
-                adapted_reads[i] = read
-            spent["judging"] += time.perf_counter() - started
+        def fit_on(indices: np.ndarray, folder: Path, fold: int) -> None:
+            fit_deep([photos_in[i] for i in indices], base_dir, meta, folder, Path(scratch) / f"work{fold}",
+                     within(report, fold / steps, (fold + 1) / steps, f"fold {fold + 1} of {DEEP_FOLDS}"), spent)
+
+        fitting, started = spent["localiser"] + spent["classifier"], time.perf_counter()
+        adapted_reads = fold_reads(paths, folds, fit_on, Path(scratch))
+        # the folds' reading, less their fitting (counted by fit_deep)
+        spent["judging"] += time.perf_counter() - started - (spent["localiser"] + spent["classifier"] - fitting)
         before, after = figures(truths, base_reads), figures(truths, adapted_reads)
         kept = better(after, before)
         classifier = onnx.load(str(base_dir / meta.classifier.file))

@@ -217,3 +217,21 @@ def test_bad_adapt_input_is_a_clear_error(tmp_path, capsys, args, message, monke
     (tmp_path / "one" / "images").mkdir()
     assert main(["adapt", "--out", "out", *args] if "--out" not in args else ["adapt", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+@needs_models
+def test_with_folds_the_head_kind_is_judged_on_every_photo_by_models_that_never_saw_it(rendered, tmp_path, quick,
+                                                                                     monkeypatch):
+    # issue 52 point 5: learning as you play judges a version by k-fold on every confirmed photo, as serving reads
+    fitted_on: list[list[int]] = []
+    fit_head = adapt.fit_head
+    monkeypatch.setattr(adapt, "fit_head", lambda base, features, targets, strength: fitted_on.append(
+        len(features)) or fit_head(base, features, targets, strength))
+    record = adapt.adapt(rendered, tmp_path / "models", MODELS_DIR, deep=False, folds=True)
+    held = record["held_out"]
+    assert held["folds"] == adapt.DEEP_FOLDS and len(held["photos"]) == 6  # every photo judged
+    assert held["base"]["photos"] == held["adapted"]["photos"] == 6
+    read = adapt.served_reads(MODELS_DIR, sorted((rendered / "images").glob("*.jpg")))
+    truths = [[code for code, _ in labels] for _, labels in adapt.labelled_photos(rendered)]
+    assert held["base"] == adapt.figures(truths, read)  # the base read every photo as serving reads it
+    assert record["kept"] in ("adapted", "base") and fitted_on
