@@ -17,9 +17,9 @@ def new_game(server: str, ruleset: str) -> str:  # noqa: F811 - the fixture's va
     return httpx.post(f"{server}/v1/games", json={"players": PLAYERS, "ruleset": ruleset}).json()["id"]
 
 
-def switch_to_chinese(tab) -> None:
-    tab.locator("#language").select_option("zh-Hans")
-    expect(tab.locator("html")).to_have_attribute("lang", "zh-Hans")
+def switch_to_chinese(tab, script: str = "zh-Hans") -> None:
+    tab.locator("#language").select_option(script)
+    expect(tab.locator("html")).to_have_attribute("lang", script)
 
 
 def add_kong(tab, where: str, player: str, kind: str, fed_by: str | None = None) -> None:
@@ -114,16 +114,16 @@ def test_one_fed_by_for_a_kong_and_its_refusal_points_at_it(server, phone):  # n
     expect(fed_by).to_have_attribute("aria-invalid", "true")
 
 
-@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("language", ["en", "zh", "zh-Hant"])
 def test_the_game_flow_on_a_phone_for_a_person_to_look_at(server, phone, shots, language):  # noqa: F811
-    """FANSHOT_SCREENSHOTS=1 pytest tests/api/test_kongs_browser.py -k flow redraws docs/game-{en,zh}-*.png."""
+    """FANSHOT_SCREENSHOTS=1 pytest tests/api/test_kongs_browser.py -k flow redraws docs/game-{en,zh,zh-Hant}-*.png."""
     game_id = new_game(server, "tuidaohu")
     win = {"kind": "win", "discarder": None, "wins": [{"winner": 1, "request": {
         "hand": {"concealed": "111m222m333m444m55m", "winning_tile": "5m"}}}]}
     httpx.post(f"{server}/v1/games/{game_id}/hands", json=win).raise_for_status()
     ready(phone, f"{server}/?game={game_id}")
-    if language == "zh":
-        switch_to_chinese(phone)
+    if language != "en":
+        switch_to_chinese(phone, {"zh": "zh-Hans"}.get(language, language))
     section = phone.locator("#game-section")
     phone.locator("#next-kongs-field summary").click()
     add_kong(phone, "next", "Cai", "exposed", fed_by="Ann")
