@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from fanshot.vision.cli import load_recogniser
 from fanshot.vision.config import RecogniserConfig, SecondLook, VisionFile, models_version
 from fanshot.vision.geometry import union_of_looks
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
@@ -172,7 +173,9 @@ def test_the_shipped_models_read_as_before_and_the_same_localiser_twice_changes_
     assert shipped().second is None and models_version(MODELS_DIR) == SHIPPED_VERSION
     photo_path = sorted((SHARED / "chinese-mahjong-detection/test/images").glob("*.jpg"))[0]
     photo = load_photo(photo_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
-    twice = Recogniser.load(models_folder(tmp_path / "twice", fewest=0, below=1000))
+    folder = models_folder(tmp_path / "twice", fewest=0, below=1000)
+    twice = Recogniser.load(folder)
     look = twice.find(photo)
     assert look.second_look and twice.second is not None
     assert twice(photo).tiles == shipped()(photo).tiles  # every find of the second look ties with the first's
+    assert not load_recogniser(folder, None, ["second_look"]).find(photo).second_look  # `fanshot eval --without`
