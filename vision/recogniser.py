@@ -1,7 +1,8 @@
 """Photo → recognition result (docs/API.md, without `id`) on ONNX Runtime, in one configured pipeline: the
-localiser finds tiles (a single look, turned a quarter when rows run down the photo, then a closer or a
-zoomed-out look where the tiles call for it), the crop classifier names each one, unsure finds are kept where a
-row or a close-up vouches for them, and layout groups the tiles and proposes a hand. Serving, `fanshot read`,
+localiser finds tiles (a single look, turned a quarter when rows run down the photo, a second localiser's look
+where one is configured and the first suggests misses, then a closer or a zoomed-out look where the tiles call for
+it), the crop classifier names each one, unsure finds are kept where a row or a close-up vouches for them, and
+layout groups the tiles and proposes a hand. Serving, `fanshot read`,
 `fanshot eval`, adaptation and crop mining all run this `Recogniser`; its settings come from the models'
 `vision.json` (vision/config.py). No torch or ultralytics here."""
 
