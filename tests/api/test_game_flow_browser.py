@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.api.conftest import MISREAD, fake_recognise
-from tests.api.test_browser import ROOT, SHOWN, expect, open_page, ready, serve, table_photo  # noqa: F401
+from tests.api.test_browser import ROOT, SHOWN, check_screen, expect, open_page, ready, serve, table_photo  # noqa: F401
 from tests.api.test_kongs_browser import PLAYERS, switch_to_chinese
 
 pytestmark = pytest.mark.browser
@@ -41,10 +41,10 @@ def phone(browser):
 
 
 def shoot(page, shots, name: str, selector: str) -> None:
-    """A phone screen with `selector` at its top, below the sticky header; only when screenshots are asked for."""
+    """A phone screen scrolled to `selector` (the page keeps it below its sticky header); only when asked for."""
     if shots is None:
         return
-    page.evaluate(f"document.querySelector('{selector}').scrollIntoView(); window.scrollBy(0, -64)")
+    page.evaluate(f"document.querySelector('{selector}').scrollIntoView()")
     page.screenshot(path=shots / f"{name}.png", scale="css")
 
 
@@ -77,6 +77,7 @@ def record_a_self_drawn_win(page, server: str, language: str = "en", shots=None)
     expect(page.locator("input[name=win][value=self_draw]")).to_be_checked()  # self-drawn, the default
     tap(page.locator("#game-winner label", has_text="Bo"), "the winner")
     expect(page.locator("#seat_wind")).to_have_value("2z")
+    check_screen(page, "who won")
     shoot(page, shots, f"game-flow-{language}-4-won", "#context-section")
     tap(page.locator("#score-button"), "score")
     expect(page.locator("#fan-total")).to_have_text("2")
@@ -94,6 +95,7 @@ def record_a_self_drawn_win(page, server: str, language: str = "en", shots=None)
 def test_a_self_drawn_win_is_recorded_from_the_sheet_in_at_most_four_taps_after_the_shot(serve, phone):  # noqa: F811
     server = serve(recognise=read_right)
     taps = record_a_self_drawn_win(phone, server)
+    print(f"taps after the shot: {len(taps)} ({', '.join(taps)}); goal {TAP_GOAL}")
     assert len(taps) <= TAP_GOAL, taps
     expect(phone.locator("#scoresheet-body tr.detail")).to_have_text("Bo 2 fan self-draw")
     expect(phone.locator("#game-title")).to_have_text("东 East round · hand 2 · Bo deals")
