@@ -150,18 +150,24 @@ export function seatWithPlayer(seat) {
   return `${seatName(seat)} — ${game.players[playerAt(scoredSeatWinds(game), seat)].name}`;
 }
 
-/** "Who won": one tap on a player's name (issue 50), which chooses their seat in the form; the seat chosen there
- *  (this phone's, until another is chosen) is the one marked. */
+/** "Who won": one tap on a player's name (issue 50), in place of the form's seat choice (one control, not two),
+ *  which keeps the seat chosen; the seat chosen last on this phone (East at first) is the one marked. */
 function renderWinners(game) {
   const seatWinds = scoredSeatWinds(game);
-  $("game-winner").replaceChildren(...game.players.map((player, i) => {
-    const label = document.createElement("label");
-    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "game-winner", value: seatWinds[i] });
-    label.append(radio, " ", cell("span", `${player.name} ${windFace(seatWinds[i])}`));
-    return label;
-  }));
+  const names = game.players.map((player, i) => `${player.name} ${windFace(seatWinds[i])}`);
+  // drawn again only when the names or seats change: not under a finger at every event of the game
+  if ($("game-winner").dataset.names !== JSON.stringify(names)) {
+    $("game-winner").dataset.names = JSON.stringify(names);
+    $("game-winner").replaceChildren(...names.map((name, i) => {
+      const label = document.createElement("label");
+      const radio = Object.assign(document.createElement("input"), { type: "radio", name: "game-winner", value: seatWinds[i] });
+      label.append(radio, " ", cell("span", name));
+      return label;
+    }));
+  }
   markWinner();
   $("game-winner-field").hidden = false;
+  $("seat_wind").closest("label").hidden = true;
 }
 
 function markWinner() {
@@ -268,6 +274,7 @@ function leave() {
   $("game-sheet").hidden = true;
   $("add-to-game").hidden = true;
   $("game-winner-field").hidden = true;
+  $("seat_wind").closest("label").hidden = false;
   $("save-section").before($("game-section")); // back in its place, after the page's own work
   clearForm();
 }

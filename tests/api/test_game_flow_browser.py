@@ -77,6 +77,7 @@ def record_a_self_drawn_win(page, server: str, language: str = "en", shots=None)
     expect(page.locator("input[name=win][value=self_draw]")).to_be_checked()  # self-drawn, the default
     tap(page.locator("#game-winner label", has_text="Bo"), "the winner")
     expect(page.locator("#seat_wind")).to_have_value("2z")
+    expect(page.locator("#seat_wind")).to_be_hidden()  # one winner control: the names in place of the seat choice
     check_screen(page, "who won")
     shoot(page, shots, f"game-flow-{language}-4-won", "#context-section")
     tap(page.locator("#score-button"), "score")
@@ -99,6 +100,10 @@ def test_a_self_drawn_win_is_recorded_from_the_sheet_in_at_most_four_taps_after_
     assert len(taps) <= TAP_GOAL, taps
     expect(phone.locator("#scoresheet-body tr.detail")).to_have_text("Bo 2 fan self-draw")
     expect(phone.locator("#game-title")).to_have_text("东 East round · hand 2 · Bo deals")
+    phone.locator("#leave-game").click()  # the page's own order again, the seat choice back
+    expect(phone.locator("#seat_wind")).to_be_visible()
+    expect(phone.locator("#game-winner-field")).to_be_hidden()
+    assert phone.locator("#capture").bounding_box()["y"] < phone.locator("#game-section").bounding_box()["y"]
 
 
 @pytest.mark.skipif(not os.environ.get("FANSHOT_SCREENSHOTS"), reason="draws docs/game-flow-*.png when asked for")
