@@ -112,3 +112,14 @@ def test_the_game_flow_on_a_phone_for_a_person_to_look_at(serve, phone, language
     """FANSHOT_SCREENSHOTS=1 pytest tests/api/test_game_flow_browser.py redraws docs/game-flow-*.png."""
     taps = record_a_self_drawn_win(phone, serve(recognise=read_right), language, shots=ROOT / "docs")
     assert len(taps) <= TAP_GOAL, taps
+
+
+
+def test_who_won_names_the_seats_in_the_script_the_page_switches_to(serve, phone):  # noqa: F811
+    server = serve()
+    game_id = httpx.post(f"{server}/v1/games", json={"players": PLAYERS, "ruleset": "jipinghu"}).json()["id"]
+    ready(phone, f"{server}/?game={game_id}")
+    winners = phone.locator("#game-winner label")
+    expect(winners.first).to_have_text("Ann 东")
+    switch_to_chinese(phone, "zh-Hant")
+    expect(winners).to_have_text(["Ann 東", "Bo 南", "Cai 西", "Dee 北"])  # redrawn with the sheet, not left as 东
