@@ -349,6 +349,7 @@ async function nameDrawnTile(id) {
     pickWinning(state);
     setStatus($("photo-status"), () => t("looks_like", { tile: tileName(named.code), p: Math.round(100 * named.confidence) }));
   } catch (error) {
+    if (tile.pending) deleteTile(state, id); // unnamed, it would stand in the hand as a face-down tile (issue 50)
     setStatus($("photo-status"), () => t("naming_failed", { error: errorText(error) }), true);
   }
   changed();
