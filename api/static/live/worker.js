@@ -8,9 +8,13 @@ import { loadLocaliser } from "./localiser.js";
 let localiser = null;
 let queue = Promise.resolve();
 
+const contexts = new Map(); // one canvas per size, kept: none made per frame
+
 /** The RGBA pixels of `source` (a VideoFrame or ImageBitmap) drawn at `width`×`height`. */
 function pixels(source, { width, height }) {
-  const context = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
+  const key = `${width}×${height}`;
+  if (!contexts.has(key)) contexts.set(key, new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true }));
+  const context = contexts.get(key);
   context.drawImage(source, 0, 0, width, height);
   return context.getImageData(0, 0, width, height);
 }
