@@ -13,6 +13,8 @@ import { scaleBoxes, shotRegion } from "./live/shot.js";
 // analysis worker (live/worker.js): the page's main thread only grabs the frame.
 const DETECT_SIDE = 640;
 
+const IN_FLIGHT = 2; // frames handed to the analysis worker at once: the one it reads and the next
+
 const ADVICE = {
   steady: () => t("live_steady"), too_small: () => t("live_too_small"), dark: () => t("live_dark"),
   blurred: () => t("live_blurred"), unsure: () => t("live_unsure"), moving: () => t("live_moving"), none: () => t("live_none"),
@@ -62,8 +64,7 @@ function say(seen) {
   $("camera").dataset.state = seen.state;
 }
 
-/** One video frame through the analysis worker (localiser, blur, brightness), then the guide; the next frame is
- *  taken once this one is answered. */
+/** One video frame through the analysis worker (localiser, blur, brightness), then the guide. */
 async function look(current, video) {
   const { analyser, live } = current;
   if (!video.videoWidth || current.taking) return; // no frame yet
@@ -83,14 +84,20 @@ async function look(current, video) {
   if (seen.ready) takeShot(current);
 }
 
+/** Each new video frame goes to the worker while fewer than IN_FLIGHT are there: one read, the next waiting, so
+ *  the worker never idles between frames (issue 50: waiting for the next frame after each answer cost a share of
+ *  the rate); a frame that comes while both places are taken is dropped. */
 function watch(current, video) {
+  let inFlight = 0;
   const next = () => {
     if (current.closed) return;
-    look(current, video).catch((error) => {
-      setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
-    }).finally(() => {
-      if (!current.closed) video.requestVideoFrameCallback(next);
-    });
+    if (inFlight < IN_FLIGHT) {
+      inFlight += 1;
+      look(current, video).catch((error) => {
+        setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
+      }).finally(() => { inFlight -= 1; });
+    }
+    video.requestVideoFrameCallback(next);
   };
   video.requestVideoFrameCallback(next);
 }
