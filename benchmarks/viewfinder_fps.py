@@ -9,8 +9,8 @@ The page analyses its frames in a dedicated worker (api/static/live/worker.js), 
 (Emulation.setCPUThrottlingRate on a worker answers "Operation is only supported for pages, not workers"). So each
 throttled case runs twice: `worker_throttle` 1, the page's main thread alone throttled (what CDP does), and
 `worker_throttle` N, the worker slowed N× too: after each frame it works (N - 1) times as long again (a busy wait
-of its own measured time, set from here by Playwright; the page's code is unchanged), as a phone N× slower in
-every thread would. `worker_ms`: the median of the worker's own time per frame (letterbox, localiser, blur
+of the frame's own measured time, set from here by Playwright; the page's code is unchanged), as a phone N× slower
+in every thread would. `worker_ms`: the median of the worker's own time per frame (letterbox, localiser, blur
 measure), as the page's marks carry it.
 
     .venv/bin/python benchmarks/viewfinder_fps.py [--seconds 10] [--views near,far,blurred] [--throttles 1,4]
@@ -42,14 +42,12 @@ VIEWS = {"near": lambda photo: near(photo), "far": far, "blurred": lambda photo:
 ANALYSED = "performance.getEntriesByName('fanshot-frame-analysed').length"
 WORKER_MS = ("(from) => performance.getEntriesByName('fanshot-frame-analysed').slice(from)"
              ".map((mark) => mark.detail?.workerMs)")
-# In the analysis worker: each answer held back until the worker has worked `rate` times as long as it did.
+# In the analysis worker: each frame's answer held back until the worker has worked `rate` times as long as it did
+# (its own `ms` for the frame; a frame waiting in its queue is not counted).
 SLOW_WORKER = """(rate) => {
-  const handle = self.onmessage;
   const post = self.postMessage.bind(self);
-  let start = 0;
-  self.onmessage = (event) => { start = performance.now(); handle(event); };
   self.postMessage = (message, transfer) => {
-    const until = performance.now() + (rate - 1) * (performance.now() - start);
+    const until = performance.now() + (rate - 1) * (message.answer?.ms ?? 0);
     while (performance.now() < until); // busy: the thread is occupied, as a slower CPU's would be
     post(message, transfer);
   };
