@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
 
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
-STAGES = ("zoom_in", "scan", "zoom_out", "turn", "fine_crops", "row_fill", "not_a_tile")  # each can be switched off
+# each can be switched off
+STAGES = ("zoom_in", "scan", "zoom_out", "turn", "second_look", "fine_crops", "row_fill", "not_a_tile")
 
 
 class Settings(BaseModel):
@@ -75,6 +76,25 @@ class Turn(Settings):
     right way up: the localiser finds upright tiles more surely, and layout reads rows across."""
 
     enabled: bool = True
+
+
+class SecondLook(Settings):
+    """A second localiser where the first look suggests misses (issue 52): one tuned on other layouts (scattered
+    standing tiles) reads the frame the single look read, and the union of both looks' finds goes on (greedy NMS,
+    the better score kept where two overlap more than `iou`). It runs when the single look's sure finds number
+    from `fewest` to under `below` (a hand shows 13 or more), or their mean score is under `mean_below`. Off while
+    `localiser` names no file: then the version leaves these settings out (`VisionFile.version`)."""
+
+    enabled: bool = True
+    localiser: str | None = Field(None, min_length=1, pattern=r"^[^/\\]+$",
+                                  description="a localiser ONNX file in the models folder, of the first one's "
+                                              "input and output; null: no second look")
+    conf: float | None = Field(None, gt=0, lt=1, description="its own sure threshold, mapped onto the first "
+                                                             "one's (`rescaled`); null: the first one's")
+    fewest: int = Field(1, ge=0, description="it runs when the single look has at least this many sure finds")
+    below: int = Field(13, ge=0, description="and fewer than this,")
+    mean_below: float = Field(0.0, ge=0, le=1, description="or when their mean score is under this (0: never)")
+    iou: float = Field(0.5, gt=0, le=1, description="finds of both looks overlapping more than this are one tile")
 
 
 class FineCrops(Settings):
@@ -178,6 +198,7 @@ class RecogniserConfig(Settings):
     scan: Scan = Scan()
     zoom_out: ZoomOut = ZoomOut()
     turn: Turn = Turn()
+    second_look: SecondLook = SecondLook()
     fine_crops: FineCrops = FineCrops()
     row_fill: RowFill = RowFill()
     not_a_tile: NotATile = NotATile()
@@ -291,13 +312,17 @@ class VisionFile(Settings):
     def version(self, folder: Path) -> str:
         """The folder's version: the first 12 hex digits of the SHA-256 of what changes readings, the two models'
         bytes and every setting, so two folders that read alike share it; the records (`RECORDS`, such as the
-        training commands' prose), the files' names and the page's viewfinder thresholds (`recogniser.live`: the
-        server never reads them) are left out."""
+        training commands' prose), the files' names, the page's viewfinder thresholds (`recogniser.live`: the
+        server never reads them) and a second look's settings while it names no localiser (`SecondLook`: they
+        change no reading) are left out. A second localiser's bytes count with the two models'."""
+        second = self.recogniser.second_look.localiser
         unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"},
-                  "recogniser": {"live"}}
+                  "recogniser": {"live"} if second else {"live", "second_look"}}
         settings = self.model_dump(mode="json", exclude=unread)
+        if second:
+            del settings["recogniser"]["second_look"]["localiser"]  # a file name, as the two models' are
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-        for name in self.files():
+        for name in (*self.files(), *([second] if second else [])):
             digest.update((folder / name).read_bytes())
         return digest.hexdigest()[:12]
 

@@ -99,6 +99,17 @@ def nms(boxes: np.ndarray, scores: np.ndarray, threshold: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
+def union_of_looks(first: np.ndarray, first_scores: np.ndarray, second: np.ndarray, second_scores: np.ndarray,
+                   overlap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which boxes of two looks at one image their union keeps, as a mask over each look's boxes (so each kept
+    find keeps its look and index): greedy NMS over both, the better score kept where two overlap more than
+    `overlap` IoU, the first look's on a tie."""
+    boxes = np.concatenate([first.reshape(-1, 4), second.reshape(-1, 4)])
+    keep = np.zeros(len(boxes), dtype=bool)
+    keep[nms(boxes, np.concatenate([first_scores, second_scores]), overlap)] = True
+    return keep[:len(first)], keep[len(first):]
+
+
 def cut_crop(image: np.ndarray, box: np.ndarray, size: int, turns: int = 0) -> np.ndarray:
     """The pixel box (clipped to the image), turned `turns` quarters (np.rot90's k), stretched to size×size: the
     classifier's input, in training and at inference alike."""

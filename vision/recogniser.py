@@ -1,7 +1,8 @@
 """Photo → recognition result (docs/API.md, without `id`) on ONNX Runtime, in one configured pipeline: the
-localiser finds tiles (a single look, turned a quarter when rows run down the photo, then a closer or a
-zoomed-out look where the tiles call for it), the crop classifier names each one, unsure finds are kept where a
-row or a close-up vouches for them, and layout groups the tiles and proposes a hand. Serving, `fanshot read`,
+localiser finds tiles (a single look, turned a quarter when rows run down the photo, a second localiser's look
+where one is configured and the first suggests misses, then a closer or a zoomed-out look where the tiles call for
+it), the crop classifier names each one, unsure finds are kept where a row or a close-up vouches for them, and
+layout groups the tiles and proposes a hand. Serving, `fanshot read`,
 `fanshot eval`, adaptation and crop mining all run this `Recogniser`; its settings come from the models'
 `vision.json` (vision/config.py). No torch or ultralytics here."""
 
@@ -16,7 +17,7 @@ import numpy as np
 import onnxruntime as ort
 
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.config import RecogniserConfig, VisionFile, ZoomOut
+from fanshot.vision.config import VISION_JSON, RecogniserConfig, SecondLook, VisionFile, ZoomOut
 from fanshot.vision.geometry import (
     close_up_tiles,
     cut_at_edge,
@@ -29,6 +30,7 @@ from fanshot.vision.geometry import (
     nms,
     tile_sides,
     turn_boxes,
+    union_of_looks,
     unletterbox,
     window_starts,
     zoom_window,
@@ -41,7 +43,6 @@ MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 THREADS = 2
 # The class an adapted classifier (`fanshot adapt`) gives a box that holds no tile of the user's set: dropped.
 NOT_A_TILE = "none"
-
 
 
 def session(model: Path | bytes) -> ort.InferenceSession:
@@ -88,29 +89,50 @@ class Detections:
     def moved(self, dx: float, dy: float) -> Detections:
         return replace(self, boxes=self.boxes + [dx, dy, dx, dy])
 
+    def joined(self, other: Detections) -> Detections:
+        """These finds, then the other's (neither yet classified)."""
+        return Detections(np.concatenate([self.boxes, other.boxes]).reshape(-1, 4),
+                          np.concatenate([self.scores, other.scores]), self.kinds + other.kinds)
+
     def merged(self, other: Detections, nms_iou: float) -> Detections:
         """Both sets (not yet classified), duplicates removed by NMS."""
-        boxes, scores = np.concatenate([self.boxes, other.boxes]), np.concatenate([self.scores, other.scores])
-        kinds = self.kinds + other.kinds
-        keep = nms(boxes, scores, nms_iou)
-        return Detections(boxes[keep].reshape(-1, 4), scores[keep], [kinds[i] for i in keep])
+        both = self.joined(other)
+        keep = nms(both.boxes, both.scores, nms_iou)
+        return Detections(both.boxes[keep].reshape(-1, 4), both.scores[keep], [both.kinds[i] for i in keep])
 
 
 @dataclass(frozen=True)
 class Look:
     """What the localisation stages found: the image as read (turned when the photo's rows ran down it), the
-    tiles in its pixels, the quarter turns taken from the photo (np.rot90's k), and which look found them last
-    ("single", "in" for the closer look, "out" for the zoomed-out one)."""
+    tiles in its pixels, the quarter turns taken from the photo (np.rot90's k), which look found them last
+    ("single", "in" for the closer look, "out" for the zoomed-out one) and whether a second localiser looked too
+    (`second_look`)."""
 
     image: np.ndarray
     found: Detections
     turns: int
     zoom: str = "single"
+    second_look: bool = False
 
     def photo_boxes(self, width: int, height: int) -> np.ndarray:
         """The tiles' boxes in the `width`×`height` photo's own pixels."""
         return turn_boxes(self.found.boxes, -self.turns, self.image.shape[1], self.image.shape[0]) \
             if self.turns else self.found.boxes
+
+
+def suggests_misses(scores: np.ndarray, conf: float, stage: SecondLook) -> bool:
+    """Whether a look whose finds score `scores` suggests tiles missed (`SecondLook`): from `fewest` to under
+    `below` sure finds (`conf` or more), or their mean score under `mean_below`."""
+    sure = scores[scores >= conf]
+    return stage.fewest <= len(sure) < stage.below or (len(sure) > 0 and float(sure.mean()) < stage.mean_below)
+
+
+def rescaled(scores: np.ndarray, own_conf: float, conf: float) -> np.ndarray:
+    """Scores of a localiser sure at `own_conf` on the scale of one sure at `conf`: piecewise linear, 0 → 0,
+    `own_conf` → `conf`, 1 → 1, so that sure, unsure and faint mean the same for both."""
+    below = scores * (conf / own_conf)
+    above = conf + (scores - own_conf) * ((1 - conf) / (1 - own_conf))
+    return np.where(scores < own_conf, below, above).astype(scores.dtype)
 
 
 def sureness(probs: np.ndarray) -> float:
@@ -160,9 +182,10 @@ class Recognition:
 
 @dataclass(frozen=True)
 class Recogniser:
-    """The two ONNX models and the settings they are read with. `Recogniser.load(models_dir)` builds one from a
-    models folder; `shipped()` / `for_models(dir)` give the process's shared one; `with_config` the same models
-    read with other settings (a threshold, a stage switched off)."""
+    """The two ONNX models and the settings they are read with, and `second`: the same with the second look's
+    localiser, where `second_look` names one. `Recogniser.load(models_dir)` builds one from a models folder;
+    `shipped()` / `for_models(dir)` give the process's shared one; `with_config` the same models read with other
+    settings (a threshold, a stage switched off)."""
 
     localiser: ort.InferenceSession
     localiser_size: int
@@ -171,17 +194,22 @@ class Recogniser:
     classifier_size: int
     codes: list[str]
     config: RecogniserConfig
+    second: Recogniser | None = None
 
     @classmethod
     def load(cls, models_dir: Path) -> Recogniser:
-        """Both ONNX sessions and the settings of `models_dir/vision.json`."""
+        """Both ONNX sessions (and the second look's localiser, where one is named) and the settings of
+        `models_dir/vision.json`."""
         models = VisionFile.read(models_dir)
         loc, named = models.localiser, models.classifier
-        return cls(session(models_dir / loc.file), loc.imgsz, list(loc.classes),
-                   session(models_dir / named.file), named.imgsz, list(named.classes), models.recogniser)
+        first = cls(session(models_dir / loc.file), loc.imgsz, list(loc.classes),
+                    session(models_dir / named.file), named.imgsz, list(named.classes), models.recogniser)
+        if (second := models.recogniser.second_look.localiser) is None:
+            return first
+        return replace(first, second=replace(first, localiser=second_localiser(models_dir, second, loc.imgsz)))
 
     def with_config(self, config: RecogniserConfig) -> Recogniser:
-        return replace(self, config=config)
+        return replace(self, config=config, second=None if self.second is None else self.second.with_config(config))
 
     # The models, run.
 
@@ -247,6 +275,22 @@ class Recogniser:
         turned = np.ascontiguousarray(np.rot90(image, -1))
         return Look(turned, self.localise(turned, faint), -1)
 
+    def second_looked(self, look: Look) -> Look:
+        """The single look's finds pooled with the second localiser's (`second_look`) on the frame it read, when
+        they suggest tiles missed; the look as it was otherwise."""
+        config = self.config
+        stage = config.second_look
+        if self.second is None or not stage.enabled or not suggests_misses(look.found.scores, config.conf, stage):
+            return look
+        own_conf = config.conf if stage.conf is None else stage.conf
+        # the second localiser's own score that `rescaled` maps onto `floor`
+        floor = own_conf * self.floor / config.conf if self.floor < config.conf else own_conf
+        theirs = self.second.localise(look.image, floor)
+        if own_conf != config.conf:
+            theirs = replace(theirs, scores=rescaled(theirs.scores, own_conf, config.conf))
+        mine, kept = union_of_looks(look.found.boxes, look.found.scores, theirs.boxes, theirs.scores, stage.iou)
+        return replace(look, found=look.found.only(mine).joined(theirs.only(kept)), second_look=True)
+
     def zoomed_out(self, image: np.ndarray, found: Detections, sure: Detections) -> Detections | None:
         """With fewer than `zoom_out.below` sure finds, the close-up's tiles that a zoomed-out look finds, in
         place of the finds mostly inside them; None when it finds none."""
@@ -299,9 +343,10 @@ class Recogniser:
 
     def find(self, image: np.ndarray) -> Look:
         """The localisation stages on an H×W×3 uint8 RGB photo: the tiles scoring `floor` or more, looked at
-        upright, and zoomed out or closer where they call for it (the closer look placed by a scan of a big frame
-        when the single look found nothing to guide it)."""
-        look = self.upright_look(image)
+        upright (by a second localiser too where the first suggests misses), and zoomed out or closer where they
+        call for it (the closer look placed by a scan of a big frame when the single look found nothing to guide
+        it)."""
+        look = self.second_looked(self.upright_look(image))
         guide = self.guides(look.found)
         found = look.found.only(look.found.scores >= self.floor)
         sure = found.only(found.scores >= self.config.conf)
@@ -410,6 +455,20 @@ class Recogniser:
         named = ranked(self.classify(image, np.array([box], dtype=np.float32))[0], self.codes,
                        self.config.alternatives)
         return {**named, "confidence": round(named["confidence"], 4)}
+
+
+def second_localiser(models_dir: Path, name: str, size: int) -> ort.InferenceSession:
+    """The second look's localiser, `name` in `models_dir`; refused, naming its setting, when the file is not
+    there or takes another input side than the first localiser's `size`."""
+    where = f"{models_dir / VISION_JSON}: recogniser.second_look.localiser"
+    if not (models_dir / name).is_file():
+        raise ValueError(f"{where}: no file {name!r} in {models_dir}; put that localiser there, or set it to null")
+    loaded = session(models_dir / name)
+    side = loaded.get_inputs()[0].shape[-2:]
+    if any(isinstance(pixels, int) and pixels != size for pixels in side):
+        raise ValueError(f"{where}: {name} takes {side[0]}×{side[1]} px and the first localiser {size}×{size}; "
+                         f"the second look needs one of the first one's input")
+    return loaded
 
 
 @cache

@@ -464,6 +464,13 @@ async function followAddress() {
   await keepKeptInSight();
 }
 
+/** "Add a hand" on the game's sheet: the phone's camera or its photos at once, the photo's section in view
+ *  with the framing-guide camera and the tile picker as the other ways in. */
+function addPhoto() {
+  $("photo-input").click();
+  $("capture").scrollIntoView({ block: "start" });
+}
+
 async function start() {
   setLanguage(localStorage.getItem("fanshot-language") ?? languageFor(navigator.language));
   // each language named in its own words, so a reader finds theirs whatever the page speaks now
@@ -502,7 +509,7 @@ async function start() {
   $("ruleset").addEventListener("change", () => { renderRulesetFields(page.rulesets); changed(); });
   $("type-hand").addEventListener("submit", typeHandIn);
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
-  wireGame({ stake: () => contextRequest().stake });
+  wireGame({ stake: () => contextRequest().stake, addHand: addPhoto });
   wireAdapt();
   wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }),
     () => rulesetSummary(page.rulesets)?.options?.flowers !== false);

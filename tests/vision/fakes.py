@@ -30,7 +30,7 @@ class FakeRecogniser(Recogniser):
 
 def fake_recogniser(finds: Finds, config: RecogniserConfig | None = None, size: int = 416) -> FakeRecogniser:
     return FakeRecogniser(None, size, ["face", "back"], None, 64, ["1m", "2m", "3m", "4m"],
-                          config or RecogniserConfig(conf=0.5, unsure=0.3), finds)
+                          config or RecogniserConfig(conf=0.5, unsure=0.3), finds=finds)
 
 
 def nothing() -> tuple[np.ndarray, np.ndarray, list[str]]:

@@ -46,6 +46,8 @@ def test_settings_written_out_read_back_the_same():
     ({"recogniser": {"zoom_in": {"belwo": 20}}}, "recogniser.zoom_in.belwo"),  # a misspelt setting is not ignored
     ({"recogniser": {"layout": {"rows_down_share": 2}}}, "recogniser.layout.rows_down_share"),
     ({"recogniser": {"live": {"min_luma": 300}}}, "recogniser.live.min_luma"),
+    ({"recogniser": {"second_look": {"localiser": "../localiser.onnx"}}}, "recogniser.second_look.localiser"),
+    ({"recogniser": {"second_look": {"conf": 1.0}}}, "recogniser.second_look.conf"),
 ])
 def test_a_wrong_setting_is_refused_naming_its_place_in_vision_json(meta, named):
     with pytest.raises(ValueError, match=rf"^models/vision.json: {named}: "):

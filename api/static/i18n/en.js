@@ -31,7 +31,7 @@ export const WORDS = {
   stake_fee: "Fee per seat", stake_flower: "Flower stake", stake_kong: "Kong stake", stake_chicken: "Chicken stake",
   liability: "Liability", liable: "Liable seat", kong_fed_by: "Kong fed by (for kong replacement)", nobody: "—",
   not_in_ruleset: "not in this rule set",
-  add_to_game: "Add this hand to the game", game: "Game",
+  add_to_game: "Record this hand", add_hand: "Add a hand", who_won: "Who won", game: "Game",
   game_hint: "Keep the whole table's score: the dealer and winds move by the rule set, totals add up, every phone with the link follows along.",
   player_east: "East, first dealer", player_south: "South", player_west: "West", player_north: "North",
   start_game: "Start a game with the rule set and stake above", settle_up: "Settle up", record_draw: "Draw",

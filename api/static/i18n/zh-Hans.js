@@ -31,7 +31,7 @@ export const WORDS = {
   stake_fee: "每家台费", stake_flower: "花注", stake_kong: "杠注", stake_chicken: "鸡胡注",
   liability: "包牌", liable: "包牌的人", kong_fed_by: "放杠的人（杠上开花）", nobody: "—",
   not_in_ruleset: "本规则没有",
-  add_to_game: "记入牌局", game: "牌局",
+  add_to_game: "记入牌局", add_hand: "记下一手", who_won: "谁胡了", game: "牌局",
   game_hint: "记下整桌的分：庄家和门风按规则轮转，总分自动累加，拿到链接的手机都能同步看到。",
   player_east: "东（首局庄家）", player_south: "南", player_west: "西", player_north: "北",
   start_game: "按上面的规则和金额开一局", settle_up: "结算", record_draw: "流局",

@@ -38,7 +38,7 @@ export const WORDS = {
   stake_fee: "每家台費", stake_flower: "花注", stake_kong: "槓注", stake_chicken: "雞糊注",
   liability: "包牌", liable: "包牌的人", kong_fed_by: "放槓的人（槓上開花）", nobody: "—",
   not_in_ruleset: "本規則沒有",
-  add_to_game: "記入牌局", game: "牌局",
+  add_to_game: "記入牌局", add_hand: "記下一手", who_won: "邊個食糊", game: "牌局",
   game_hint: "記下整桌的分：莊家和門風按規則輪轉，總分自動累加，拿到連結的手機都能同步看到。",
   player_east: "東（首局莊家）", player_south: "南", player_west: "西", player_north: "北",
   start_game: "按上面的規則和金額開一局", settle_up: "結算", record_draw: "流局",
