@@ -30,9 +30,13 @@ async function open({ versionId }) {
  *  the worker's time for it all. `source` is closed once read. */
 async function analyse({ source, size, small }) {
   const start = performance.now();
-  const image = pixels(source, size);
-  const smallImage = small && pixels(source, small);
-  source.close();
+  let image, smallImage;
+  try {
+    image = pixels(source, size);
+    smallImage = small && pixels(source, small);
+  } finally {
+    source.close(); // a camera's VideoFrames come from a small pool: one left open stalls it
+  }
   const { boxes } = await localiser.detect(image); // never busy: requests come one at a time
   const stats = small ? { ...frameStats(lumaOf(smallImage)), detail: detail(lumaOf(image)) } : {};
   return { boxes, ...stats, ms: performance.now() - start };
