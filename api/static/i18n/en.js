@@ -67,7 +67,7 @@ export const WORDS = {
   winning: "★ Winning tile", to_standing: "→ Standing", to_meld: "→ Meld {n}", to_new_meld: "→ New meld",
   to_flowers: "→ Flowers", redraw_box: "□ Redraw its box", mark_box: "□ Mark it on the photo",
   out_of_hand: "Out of the hand", draw_on_photo: "□ Draw it on the photo", looks_like: "Box drawn: it looks like {tile} ({p}%).",
-  naming_failed: "Box drawn; it could not be named: {error}", not_a_tile: "✕ Not a tile", sure: "{n}% sure",
+  naming_failed: "Box drawn; it could not be named: {error}. Draw it again, or add the tile with +.", not_a_tile: "✕ Not a tile", sure: "{n}% sure",
   chow: "Chow", pung: "Pung", kong: "Exposed kong", kong_added: "Added kong", kong_concealed: "Concealed kong",
   meld_kind: "Meld {n} kind", fed_by: "fed by", fed_by_aria: "Kong made from the discard of", dissolve: "Dissolve",
   kong_face: "Which tile?", kong_face_aria: "The tile of the concealed kong", dealer: "(dealer)",

@@ -66,7 +66,7 @@ export const WORDS = {
   winning: "★ 胡的牌", to_standing: "→ 立牌", to_meld: "→ 副露 {n}", to_new_meld: "→ 新副露",
   to_flowers: "→ 花牌", redraw_box: "□ 重画框", mark_box: "□ 在照片上标出",
   out_of_hand: "移出手牌", draw_on_photo: "□ 在照片上框出来", looks_like: "已画框：看起来是{tile}（{p}%）。",
-  naming_failed: "已画框，但认不出来：{error}", not_a_tile: "✕ 不是牌", sure: "把握 {n}%",
+  naming_failed: "已画框，但认不出来：{error}。请再画一次，或用 + 添加牌。", not_a_tile: "✕ 不是牌", sure: "把握 {n}%",
   chow: "吃", pung: "碰", kong: "明杠", kong_added: "补杠", kong_concealed: "暗杠",
   meld_kind: "副露 {n} 类型", fed_by: "放杠", fed_by_aria: "放杠的人", dissolve: "拆开",
   kong_face: "哪张牌？", kong_face_aria: "暗杠是哪张牌", dealer: "（庄）",

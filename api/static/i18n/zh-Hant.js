@@ -72,7 +72,7 @@ export const WORDS = {
   winning: "★ 糊嗰隻牌", to_standing: "→ 立牌", to_meld: "→ 副露 {n}", to_new_meld: "→ 新副露",
   to_flowers: "→ 花牌", redraw_box: "□ 重畫框", mark_box: "□ 在照片上標出",
   out_of_hand: "移出手牌", draw_on_photo: "□ 在照片上框出來", looks_like: "已畫框：看起來是{tile}（{p}%）。",
-  naming_failed: "已畫框，但認不出來：{error}", not_a_tile: "✕ 不是牌", sure: "把握 {n}%",
+  naming_failed: "已畫框，但認不出來：{error}。請再畫一次，或用 + 添加牌。", not_a_tile: "✕ 不是牌", sure: "把握 {n}%",
   chow: "上", pung: "碰", kong: "明槓", kong_added: "補槓", kong_concealed: "暗槓",
   meld_kind: "副露 {n} 類型", fed_by: "放槓", fed_by_aria: "放槓的人", dissolve: "拆開",
   kong_face: "哪隻牌？", kong_face_aria: "暗槓是哪隻牌", dealer: "（莊）",
