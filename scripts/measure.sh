@@ -13,6 +13,9 @@ E=work/evalsets
 # the nine art sources before 2026-12-02: the render sets drawn then are drawn the same again
 OLD="--art drawn --art drawn-kai --art gnome-postmodern --art gnome-smooth --art kmahjongg-default
      --art kmahjongg-traditional --art noto-symbols2 --art symbola --art xmahjongg-real"
+# the 14 art sources of 2026-12-02 to 12-06 (the scattered sets were drawn in them, before the drawn-* fonts came)
+FOURTEEN="$OLD --art xmahjongg-dorothys --art xmahjongg-dorwhite --art xmahjongg-dorwhite-yellow
+     --art xmahjongg-gnome --art xmahjongg-gnome2"
 
 # Each set is built unless its folder is there already (scripts/gpu_carry.sh imports work/real43, say).
 unless_built() { [ -e "$1" ] || "${@:2}"; }
@@ -26,11 +29,11 @@ sets() {
   unless_built $E fanshot evalsets --out $E
   unless_built work/clutter-tune fanshot evalsets --out work/clutter-tune --seed 200 --rows 0 --big 0 --clutter 100
   unless_built work/classic-adapt fanshot synth --art kmahjongg-classic --n 20 --seed 3101 --out work/classic-adapt
-  unless_built work/scatter-tune fanshot synth --scatter --n 150 --seed 7171 --out work/scatter-tune
+  unless_built work/scatter-tune fanshot synth --scatter --n 150 --seed 7171 $FOURTEEN --out work/scatter-tune
   # held out
   unless_built $E/rendered fanshot synth --n 200 --seed 5151 $OLD --out $E/rendered
   unless_built work/rendered-random-v2 fanshot synth --randomise --n 150 --seed 6161 $OLD --out work/rendered-random-v2
-  unless_built work/scatter-eval fanshot synth --scatter --n 150 --seed 7272 --out work/scatter-eval
+  unless_built work/scatter-eval fanshot synth --scatter --n 150 --seed 7272 $FOURTEEN --out work/scatter-eval
   unless_built work/test-12mp python3 benchmarks/vision_latency.py --make-12mp work/real43/test.jsonl --out work/test-12mp
 }
 

@@ -16,7 +16,10 @@ Mapping pitfalls, each proved by a contact sheet (`fanshot art --contact-sheet O
   orders (see XMAHJONGG_ORDERS). gnome.gif's flower slots hold generic flower words and its season slots repeat the
   winds, gnome2.gif's hold bare numbers: neither names a flower, so those sets borrow their flowers (`borrow`).
 Excluded for not showing Chinese tile faces: kmahjongg classic (dragons are creatures), jade (light glyphs for a
-dark body), alphabet, egypt; GNOME edu_kang_xi. No source carries non-commercial terms.
+dark body), alphabet, egypt; GNOME edu_kang_xi. Not art: xmahjongg small.gif, thick.gif, thin.gif (a blank
+tile body each). No source carries non-commercial terms: PyPI's pymdownx-mahjong (0.2.2) ships tile SVGs under
+CC-BY-NC-4.0, so it is left out; pymdown-extensions (13.1) ships no tile art, only emoji names pointing to a CDN.
+The drawn-* sources are our drawing (drawn.py) in Debian's CJK fonts, each font's licence recorded.
 
 Adaptation-only sources (`ADAPTATION_SOURCES`): art no shipped model is trained on, to measure `fanshot adapt` on
 a set the base never saw. kmahjongg classic (Western corner indices, dragons drawn as creatures) is one: a user's
@@ -33,6 +36,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -144,6 +148,7 @@ _KDE = "usr/share/kmahjongglib/tilesets"
 _GNOME = "usr/share/gnome-mahjongg/themes"
 _XM = "usr/share/games/xmahjongg/tiles"
 _XM_CREDIT = "xmahjongg, Eddie Kohler"
+_DRAWING = "{} (the font); the drawing is ours"
 _XM_FACE = (.04, .03, .81, .85)  # the face inside a 64x80 cell of dorothys.gif and dorwhite.gif, edges left out
 SOURCES = (
     Source("kmahjongg-default", "kdegames-mahjongg-data-kf5", f"{_KDE}/default.svgz", "GPL-2.0-or-later",
@@ -179,6 +184,24 @@ SOURCES = (
            sheet_faces(XMAHJONGG_ORDERS["gnome"], 21, 4, (.11, .03, .92, .88)), borrow="drawn"),
     Source("xmahjongg-gnome2", "xmahjongg", f"{_XM}/gnome2.gif", "GPL-2.0-or-later", _XM_CREDIT,
            sheet_faces(XMAHJONGG_ORDERS["gnome2"], 21, 4, (.10, .02, .96, .91)), borrow="drawn-kai"),
+    # faces drawn by us in more typefaces (Ming/Song, Kai, Hei, Mincho; regular and bold strokes), some written
+    # the simplified way (万, 东, 发)
+    Source("drawn-ming", "fonts-arphic-uming", "usr/share/fonts/truetype/arphic/uming.ttc",
+           _DRAWING.format("Arphic Public License"), "Arphic Technology, AR PL UMing", drawn_faces),
+    Source("drawn-cwkai", "fonts-cwtex-kai", "usr/share/fonts/truetype/cwtex/cwkai.ttf",
+           _DRAWING.format("GPL-2.0-or-later"), "Tsong-Min Wu, cwTeX Kai", drawn_faces),
+    Source("drawn-mincho", "fonts-ipafont-mincho", "usr/share/fonts/opentype/ipafont-mincho/ipam.ttf",
+           _DRAWING.format("IPA Font License 1.0"), "CITPC, IPA Mincho", drawn_faces),
+    Source("drawn-noto-serif-bold", "fonts-noto-cjk", "usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc",
+           _DRAWING.format("OFL-1.1"), "Google, Noto Serif CJK Bold", drawn_faces),
+    Source("drawn-zenhei-simplified", "fonts-wqy-zenhei", "usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+           _DRAWING.format("GPL-2.0 with font embedding exception"), "WenQuanYi Zen Hei",
+           partial(drawn_faces, style="simplified")),
+    Source("drawn-gkai-simplified", "fonts-arphic-gkai00mp", "usr/share/fonts/truetype/arphic-gkai00mp/gkai00mp.ttf",
+           _DRAWING.format("Arphic Public License"), "Arphic Technology, AR PL KaitiM GB",
+           partial(drawn_faces, style="simplified")),
+    Source("drawn-noto-sans-simplified", "fonts-noto-cjk", "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+           _DRAWING.format("OFL-1.1"), "Google, Noto Sans CJK", partial(drawn_faces, style="simplified")),
 )
 SOURCE_NAMES = tuple(source.name for source in SOURCES)
 ADAPTATION_SOURCES = (

@@ -17,12 +17,12 @@ def _synth(args: argparse.Namespace) -> int:
     cache = args.art_cache if (args.art_cache / "faces").is_dir() else None
     if cache is None:
         print(f"note: no face sets in {args.art_cache} (run `fanshot art`); using drawn faces only", file=sys.stderr)
-    if (args.randomise or args.scatter) and not (args.art_cache / "backgrounds" / "source.json").is_file():
+    if (args.randomise or args.scatter or args.ink) and not (args.art_cache / "backgrounds" / "source.json").is_file():
         print(f"note: no background photographs in {args.art_cache} (run `fanshot art`); procedural tables only",
               file=sys.stderr)
     start = time.perf_counter()
     tiles = synth_dataset(args.out, args.n, args.seed, cache, args.crops, args.workers, args.art, args.randomise,
-                          args.scatter)
+                          args.scatter, args.ink)
     print(f"wrote {args.n} images, {tiles} labelled tiles to {args.out} in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -78,6 +78,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "table shows them: standing, scattered in short runs and alone, some lying, seen from low "
                         "(45-70° from straight down), on felt of several colours most often, the table's rail "
                         "across the far side, the frame cutting tiles at its edges")
+    parser.add_argument("--ink", action="store_true", help="randomised as --randomise (or --scatter), and the "
+                        "faces' ink varied: its hue turned, each face's ink in a colour of its own, strokes thinned "
+                        "or thickened (drawn apart: the rest of each photo is as without --ink)")
     parser.set_defaults(run=_guarded(_synth))
 
     from fanshot.datasets.synth.evalsets import WEB_TILES

@@ -35,7 +35,7 @@ from fanshot.datasets.synth.hands import RULESETS, corpus, random_request
 from fanshot.datasets.synth.layout import Placed, place_hand
 from fanshot.datasets.synth.looks import draw_look, draw_scatter_look
 from fanshot.datasets.synth.scene import Look, Scene, render
-from fanshot.datasets.synth.variants import randomise_faces
+from fanshot.datasets.synth.variants import ink_variants, randomise_faces
 from fanshot.datasets.yolo import Box, box_from_corners, format_data_yaml, format_labels
 from fanshot.scoring.tiles import BACK, to_string
 
@@ -101,24 +101,28 @@ class Extras:
     photos: Mapping[str, np.ndarray]
     japanese: FaceSet
     scatter: bool = False  # the tiles scattered and standing, seen from low (looks.draw_scatter_look)
+    ink: bool = False  # the faces' ink varied too (variants.ink_variants)
 
 
-def randomisation_extras(art_cache: Path | None, scatter: bool = False) -> Extras:
+def randomisation_extras(art_cache: Path | None, scatter: bool = False, ink: bool = False) -> Extras:
     """The cache's background photos and the Japanese-style faces, drawn with the cache's or the machine's CJK
-    font; with `scatter`, for scattered tiles."""
+    font; with `scatter`, for scattered tiles; with `ink`, the faces' ink varied."""
     font = next((path for path in (art_cache / "pkgs" / s.package / s.path for s in SOURCES if s.name == "drawn")
                  if path.is_file()), None) if art_cache else None
-    return Extras(load_backgrounds(art_cache), drawn_faces(font or _cjk_font(), "japanese"), scatter)
+    return Extras(load_backgrounds(art_cache), drawn_faces(font or _cjk_font(), "japanese"), scatter, ink)
 
 
 def randomised(placed: list[Placed], sets: Mapping[str, FaceSet], source: str, seed: int, index: int,
                extras: Extras) -> tuple[list[Placed], FaceSet, Look, dict[str, str]]:
     """The tiles, faces and Look of a domain-randomised photo, and what was varied; drawn from their own stream
-    (seed, index, 2): see looks.draw_look and variants.randomise_faces."""
+    (seed, index, 2): see looks.draw_look and variants.randomise_faces; the ink variants from (seed, index, 3)."""
     rng = np.random.default_rng([seed, index, 2])
     placed, look, drawn = (draw_scatter_look if extras.scatter else draw_look)(placed, rng, extras.photos)
     others = [faces for name, faces in sorted(sets.items()) if name != source]
     faces, taken = randomise_faces(sets[source], rng, others, extras.japanese)
+    if extras.ink:
+        faces, inked = ink_variants(faces, np.random.default_rng([seed, index, 3]))
+        taken = {**taken, **inked}
     return placed, faces, look, {**drawn, **taken}
 
 
@@ -205,16 +209,17 @@ def _job(item: tuple[int, dict[str, Any]]) -> int:
 
 
 def synth_dataset(out: Path, n: int, seed: int, art_cache: Path | None = None, crops: Path | None = None,
-                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False, scatter: bool = False) -> int:
+                  workers: int = 2, art: Sequence[str] = (), randomise: bool = False, scatter: bool = False,
+                  ink: bool = False) -> int:
     """Render `n` photos into the YOLO folder `out` (and crops) in the art `face_sets` picks, domain-randomised
-    with `randomise`, the tiles scattered and standing with `scatter` (which randomises too); the number of
-    labelled tiles."""
+    with `randomise`, the tiles scattered and standing with `scatter` (which randomises too), the faces' ink
+    varied as well with `ink` (which randomises too); the number of labelled tiles."""
     sets = face_sets(art_cache, art)
     for folder in (out / "images", out / "labels"):
         folder.mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(format_data_yaml(CLASSES, [""]), encoding="utf-8")
     jobs = list(enumerate(hand_requests(n, seed)))
-    extras = randomisation_extras(art_cache, scatter) if randomise or scatter else None
+    extras = randomisation_extras(art_cache, scatter, ink) if randomise or scatter or ink else None
     args = (sets, seed, out, crops, extras)
     if workers <= 1:
         _init(*args)

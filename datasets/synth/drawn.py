@@ -1,6 +1,7 @@
 """Faces drawn by us: numerals over 萬, dots as rings, bamboo as sticks, honours and flowers as characters.
-Two styles: Chinese (blue numerals, green sticks, a framed 白) and Japanese (black numerals over red 萬, sticks
-green and blue, a blank 白, dots with a red centre), the way riichi sets are painted.
+Three styles: Chinese (blue numerals, green sticks, a framed 白), simplified (the Chinese style written as mainland
+sets write it: 万, 东, 发) and Japanese (black numerals over red 萬, sticks green and blue, a blank 白, dots with a
+red centre), the way riichi sets are painted.
 
 Needs only a CJK font (any found on the machine or in the art cache); without one the characters become
 their tile codes, so the renderer and its tests always have a face set, offline.
@@ -24,6 +25,7 @@ NUMERALS = "一二三四五六七八九"
 HONOURS = {"1z": ("東", BLACK), "2z": ("南", BLACK), "3z": ("西", BLACK), "4z": ("北", BLACK),
            "6z": ("發", GREEN), "7z": ("中", RED)}
 FLOWERS = "梅蘭菊竹春夏秋冬"
+SIMPLIFIED = {"萬": "万", "東": "东", "發": "发", "蘭": "兰"}
 # Standard pip positions (fractions of the face) for 1..9 dots; bamboo uses its own for 2..9.
 DOTS = {
     1: [(.5, .5)], 2: [(.5, .28), (.5, .72)], 3: [(.25, .2), (.5, .5), (.75, .8)],
@@ -42,7 +44,7 @@ STICKS = {
 }
 
 
-STYLES = ("chinese", "japanese")
+STYLES = ("chinese", "simplified", "japanese")
 
 
 def drawn_faces(font_path: Path | None, style: str = "chinese") -> FaceSet:
@@ -53,23 +55,32 @@ def drawn_faces(font_path: Path | None, style: str = "chinese") -> FaceSet:
 
 @cache
 def _drawn(font_path: str, style: str) -> tuple[tuple[str, np.ndarray], ...]:
-    return tuple((code, _face(code, font_path, style == "japanese")) for code in FACE_CODES)
+    return tuple((code, _face(code, font_path, style)) for code in FACE_CODES)
+
+
+def face_text(code: str, style: str) -> str:
+    """The characters a character or honour face of `style` shows, numeral first ("" for the white dragon,
+    the dots and the bamboo, which are drawn)."""
+    rank, suit = int(code[0]), code[1]
+    text = (NUMERALS[rank - 1] + "萬" if suit == "m" else HONOURS[code][0] if code in HONOURS
+            else FLOWERS[rank - 1] if suit == "f" else "")
+    return "".join(SIMPLIFIED.get(char, char) for char in text) if style == "simplified" else text
 
 
 def _font(font_path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_path, size) if font_path else ImageFont.load_default(size)
 
 
-def _face(code: str, font_path: str, japanese: bool) -> np.ndarray:
+def _face(code: str, font_path: str, style: str) -> np.ndarray:
     image = Image.new("RGB", (W, H), IVORY)
     draw = ImageDraw.Draw(image)
-    rank, suit = int(code[0]), code[1]
+    rank, suit, japanese = int(code[0]), code[1], style == "japanese"
     if suit == "p":
         _rings(draw, DOTS[rank], 0.36 if rank == 1 else 0.16 if rank < 7 else 0.12, japanese)
     elif suit == "s":
         _sticks(draw, rank, japanese)
     else:
-        _characters(draw, code, font_path, japanese)
+        _characters(draw, code, font_path, style)
     return fit_face(np.array(image))
 
 
@@ -79,24 +90,23 @@ def _text(draw: ImageDraw.ImageDraw, text: str, centre: tuple[float, float], siz
     draw.text((centre[0] * W, centre[1] * H), text, font=font, fill=colour, anchor="mm")
 
 
-def _characters(draw: ImageDraw.ImageDraw, code: str, font_path: str, japanese: bool) -> None:
-    rank, suit = int(code[0]), code[1]
+def _characters(draw: ImageDraw.ImageDraw, code: str, font_path: str, style: str) -> None:
+    rank, suit, japanese, text = int(code[0]), code[1], style == "japanese", face_text(code, style)
     if code == "5z" and japanese:  # a riichi set's 白 is blank
         return
     if not font_path:  # no CJK font: the code itself, large
         _text(draw, code, (.5, .5), .5, BLACK, "")
     elif suit == "m":
-        _text(draw, NUMERALS[rank - 1], (.5, .24), .5, BLACK if japanese else BLUE, font_path)
-        _text(draw, "萬", (.5, .7), .66, RED, font_path)
+        _text(draw, text[0], (.5, .24), .5, BLACK if japanese else BLUE, font_path)
+        _text(draw, text[1], (.5, .7), .66, RED, font_path)
     elif code == "5z":
         for inset, width in ((.1, 5 * SCALE), (.17, 2 * SCALE)):
             draw.rectangle((inset * W, inset * H * .8, (1 - inset) * W, (1 - inset * .8) * H), outline=BLUE,
                            width=width)
     elif suit == "z":
-        text, colour = HONOURS[code]
-        _text(draw, text, (.5, .5), .82, colour, font_path)
+        _text(draw, text, (.5, .5), .82, HONOURS[code][1], font_path)
     else:
-        _text(draw, FLOWERS[rank - 1], (.5, .55), .62, (GREEN, RED, BLUE, BLACK)[rank % 4], font_path)
+        _text(draw, text, (.5, .55), .62, (GREEN, RED, BLUE, BLACK)[rank % 4], font_path)
         _text(draw, str(1 + (rank - 1) % 4), (.82, .12), .2, RED, font_path)
 
 

@@ -2,7 +2,11 @@
 differently from the art sources. A Japanese-style set instead of the art source, flowers in another art
 (another source's, or painted pictures), red-painted fives (still labelled 5m/5p/5s), a blank or framed white
 dragon (5z), Hong Kong corner indices, faded or bolder ink. Each variant is drawn from its own random stream, so
-the scene's randomness is unchanged by it."""
+the scene's randomness is unchanged by it.
+
+Ink variants (`ink_variants`, `fanshot synth --ink`): the ink's hue turned, each face's ink in a colour of its own,
+strokes thinned or thickened; the face colour and the label stay. They have a stream of their own too, so a set
+rendered without them is drawn the same as before they existed."""
 
 from __future__ import annotations
 
@@ -31,8 +35,61 @@ def ink(face: np.ndarray) -> np.ndarray:
 
 def red_painted(face: np.ndarray) -> np.ndarray:
     """The face with all its ink red, as a set's red five."""
+    return recoloured(face, RED)
+
+
+def recoloured(face: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """The face with all its ink in one colour (RGB)."""
     amount = ink(face)
-    return np.clip(np.float32(IVORY) * (1 - amount) + RED * amount, 0, 255).astype(np.uint8)
+    return np.clip(np.float32(IVORY) * (1 - amount) + np.float32(colour) * amount, 0, 255).astype(np.uint8)
+
+
+def hue_turned(face: np.ndarray, degrees: float) -> np.ndarray:
+    """The ink's hue turned by `degrees` (red to green at 120), its lightness and the face colour kept."""
+    hsv = cv2.cvtColor(face, cv2.COLOR_RGB2HSV)
+    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + round(degrees / 2)) % 180  # OpenCV's hue runs 0-179
+    amount = ink(face)
+    turned = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB).astype(np.float32)
+    return np.clip(face * (1 - amount) + turned * amount, 0, 255).astype(np.uint8)
+
+
+def stroked(face: np.ndarray, pixels: int) -> np.ndarray:
+    """Strokes thickened by `pixels` on each side (> 0: the darker ink spreads) or thinned (< 0: the face eats
+    into them)."""
+    if pixels == 0:
+        return face.copy()
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(pixels) + 1,) * 2)
+    return (cv2.erode if pixels > 0 else cv2.dilate)(face, kernel)
+
+
+INK_SHARES = {"hue": 0.35, "recolour": 0.2, "stroke": 0.35}  # the chance a photo's faces take each ink variant
+STROKES = (-1, 1, 2)  # pixels at the face's 96 x 128: thinner, bolder, much bolder
+
+
+def ink_variants(faces: Mapping[str, np.ndarray], rng: np.random.Generator) -> tuple[FaceSet, dict[str, str]]:
+    """A copy of a face set with its ink varied for one photo, and what was taken: strokes thinned or
+    thickened, then the hue of every face's ink turned by one angle, or each face's ink in a colour of its own
+    (as sets paint numerals red, green, purple)."""
+    out, taken = dict(faces), {}
+    draws = {name: rng.random() < share for name, share in INK_SHARES.items()}
+    if draws["stroke"]:
+        pixels = int(rng.choice(STROKES))
+        out = {code: stroked(face, pixels) for code, face in out.items()}
+        taken["stroke"] = str(pixels)
+    if draws["recolour"]:
+        out = {code: recoloured(face, _saturated(rng)) for code, face in out.items()}
+        taken["recolour"] = "yes"
+    elif draws["hue"]:
+        degrees = float(rng.uniform(30, 330))
+        out = {code: hue_turned(face, degrees) for code, face in out.items()}
+        taken["hue"] = f"{degrees:.0f}"
+    return out, taken
+
+
+def _saturated(rng: np.random.Generator) -> np.ndarray:
+    """A random ink colour: any hue, well saturated, dark enough to read on the face."""
+    hsv = np.uint8([[[rng.integers(180), rng.integers(130, 256), rng.integers(90, 220)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0]
 
 
 def blank_white(rng: np.random.Generator) -> np.ndarray:
