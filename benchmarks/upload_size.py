@@ -47,11 +47,11 @@ BOTH = """async (photo) => {
   const file = new File([bytes], "photo.jpg", { type: "image/jpeg" });
   const { preparePhoto } = await import("/static/photo.js");
   const { shotOf } = await import("/static/camera.js");
-  const { loadLocaliser } = await import("/static/live/localiser.js");
-  const localiser = await loadLocaliser({ versionId: "active" });
+  const { startAnalyser } = await import("/static/live/analyser.js");
+  const analyser = await startAnalyser("active");
   const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
-  const live = localiser.config.recogniser.live;
-  const uploads = { today: await preparePhoto(file), camera: await shotOf(bitmap, localiser, live) };
+  const live = analyser.config.recogniser.live;
+  const uploads = { today: await preparePhoto(file), camera: await shotOf(bitmap, analyser, live) };
   const result = {};
   for (const [name, blob] of Object.entries(uploads)) {
     const form = new FormData();

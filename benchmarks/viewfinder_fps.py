@@ -5,6 +5,14 @@ the page's camera mode runs as a person would use it (localiser, guide, boxes dr
 throttled ×4 (CDP `Emulation.setCPUThrottlingRate`). The guide's steady time is set out of reach, so no shot ends
 the run. The peer, in the same run: Python's Recogniser.localise (1 thread) on the same frame, as frames a second.
 
+The page analyses its frames in a dedicated worker (api/static/live/worker.js), which CDP cannot throttle
+(Emulation.setCPUThrottlingRate on a worker answers "Operation is only supported for pages, not workers"). So each
+throttled case runs twice: `worker_throttle` 1, the page's main thread alone throttled (what CDP does), and
+`worker_throttle` N, the worker slowed N× too: after each frame it works (N - 1) times as long again (a busy wait
+of the frame's own measured time, set from here by Playwright; the page's code is unchanged), as a phone N× slower
+in every thread would. `worker_ms`: the median of the worker's own time per frame (letterbox, localiser, blur
+measure), as the page's marks carry it.
+
     .venv/bin/python benchmarks/viewfinder_fps.py [--seconds 10] [--views near,far,blurred] [--throttles 1,4]
 
 Prints one JSON line per case, with the load average (1 min) before and after it.
@@ -15,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -31,6 +40,18 @@ from tests.api.test_camera_browser import far, near
 
 VIEWS = {"near": lambda photo: near(photo), "far": far, "blurred": lambda photo: motion_blurred(near(photo))}
 ANALYSED = "performance.getEntriesByName('fanshot-frame-analysed').length"
+WORKER_MS = ("(from) => performance.getEntriesByName('fanshot-frame-analysed').slice(from)"
+             ".map((mark) => mark.detail?.workerMs)")
+# In the analysis worker: each frame's answer held back until the worker has worked `rate` times as long as it did
+# (its own `ms` for the frame; a frame waiting in its queue is not counted).
+SLOW_WORKER = """(rate) => {
+  const post = self.postMessage.bind(self);
+  self.postMessage = (message, transfer) => {
+    const until = performance.now() + (rate - 1) * (message.answer?.ms ?? 0);
+    while (performance.now() < until); // busy: the thread is occupied, as a slower CPU's would be
+    post(message, transfer);
+  };
+}"""
 
 
 def out_of_reach(route) -> None:
@@ -39,7 +60,7 @@ def out_of_reach(route) -> None:
     route.fulfill(json=meta)
 
 
-def fps(playwright, server: str, video: Path, throttle: int, seconds: float) -> float:
+def fps(playwright, server: str, video: Path, throttle: int, worker_throttle: int, seconds: float) -> dict:
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
         *CHROMIUM_ARGS, "--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
     try:
@@ -52,10 +73,15 @@ def fps(playwright, server: str, video: Path, throttle: int, seconds: float) -> 
         while page.evaluate(ANALYSED) < 3:  # the localiser loaded and warm (the page's CSP forbids string scripts)
             page.wait_for_timeout(200)
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        if worker_throttle > 1:
+            [analyser] = [worker for worker in page.workers if worker.url.endswith("/live/worker.js")]
+            analyser.evaluate(SLOW_WORKER, worker_throttle)
         page.wait_for_timeout(1000)
         start = page.evaluate(ANALYSED)
         page.wait_for_timeout(seconds * 1000)
-        return (page.evaluate(ANALYSED) - start) / seconds
+        worker_ms = [ms for ms in page.evaluate(WORKER_MS, start) if ms is not None]
+        return {"analysed_fps": round((page.evaluate(ANALYSED) - start) / seconds, 2),
+                "worker_ms": round(statistics.median(worker_ms)) if worker_ms else None}
     finally:
         browser.close()
 
@@ -74,11 +100,13 @@ def main() -> None:
             video = y4m(frame, Path(folder) / f"{view}.y4m")
             peer_ms = python_peer(MODELS_DIR, np.asarray(frame.convert("RGB")), runs=20)
             for throttle in map(int, args.throttles.split(",")):
-                before = os.getloadavg()[0]
-                rate = fps(playwright, server, video, throttle, args.seconds)
-                print(json.dumps({"view": view, "size": list(frame.size), "throttle": throttle,
-                                  "analysed_fps": round(rate, 2), "python_localise_fps": round(1000 / peer_ms, 1),
-                                  "load": [round(before, 2), round(os.getloadavg()[0], 2)]}), flush=True)
+                for worker_throttle in sorted({1, throttle}):
+                    before = os.getloadavg()[0]
+                    rates = fps(playwright, server, video, throttle, worker_throttle, args.seconds)
+                    print(json.dumps({"view": view, "size": list(frame.size), "throttle": throttle,
+                                      "worker_throttle": worker_throttle, **rates,
+                                      "python_localise_fps": round(1000 / peer_ms, 1),
+                                      "load": [round(before, 2), round(os.getloadavg()[0], 2)]}), flush=True)
     running.should_exit = True
 
 

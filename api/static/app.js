@@ -2,7 +2,7 @@
 // state (state.js) is the single source of truth and render() redraws everything from it.
 import { refreshAdapt, renderAdapt, wireAdapt } from "./adapt.js";
 import { call, callTagged, qrOf, upload, worthRetrying } from "./api.js";
-import { renderBoxes, wireBoxes } from "./boxes.js";
+import { cancelMarking, renderBoxes, wireBoxes } from "./boxes.js";
 import { closeCamera, wireCamera } from "./camera.js";
 import { $, button, rewordStatuses, setStatus } from "./dom.js";
 import { applyDraft, draftOf, dropDraft, keepDraft, readDraft } from "./drafts.js";
@@ -349,6 +349,7 @@ async function nameDrawnTile(id) {
     pickWinning(state);
     setStatus($("photo-status"), () => t("looks_like", { tile: tileName(named.code), p: Math.round(100 * named.confidence) }));
   } catch (error) {
+    if (tile.pending) deleteTile(state, id); // unnamed, it would stand in the hand as a face-down tile (issue 50)
     setStatus($("photo-status"), () => t("naming_failed", { error: errorText(error) }), true);
   }
   changed();
@@ -463,6 +464,13 @@ async function followAddress() {
   await keepKeptInSight();
 }
 
+/** "Add a hand" on the game's sheet: the phone's camera or its photos at once, the photo's section in view
+ *  with the framing-guide camera and the tile picker as the other ways in. */
+function addPhoto() {
+  $("photo-input").click();
+  $("capture").scrollIntoView({ block: "start" });
+}
+
 async function start() {
   setLanguage(localStorage.getItem("fanshot-language") ?? languageFor(navigator.language));
   // each language named in its own words, so a reader finds theirs whatever the page speaks now
@@ -491,12 +499,17 @@ async function start() {
   $("score-button").addEventListener("click", () => score());
   $("save-button").addEventListener("click", save);
   $("new-meld").addEventListener("click", () => { newMeld(state); changed(); });
-  $("clear-hand").addEventListener("click", () => { clearHand(state); setStatus($("hand-status"), () => t("cleared")); changed(); });
+  $("clear-hand").addEventListener("click", () => {
+    cancelMarking(); // a tile still being drawn is not part of the hand to clear (nor to bring back with Undo)
+    clearHand(state);
+    setStatus($("hand-status"), () => t("cleared"));
+    changed();
+  });
   $("undo-clear").addEventListener("click", () => { undoClear(state); setStatus($("hand-status"), ""); changed(); });
   $("ruleset").addEventListener("change", () => { renderRulesetFields(page.rulesets); changed(); });
   $("type-hand").addEventListener("submit", typeHandIn);
   wireBoxes({ onClick: handActions.onTile, onDrawn: nameDrawnTile, onCancelled: changed });
-  wireGame({ stake: () => contextRequest().stake });
+  wireGame({ stake: () => contextRequest().stake, addHand: addPhoto });
   wireAdapt();
   wireWaits(() => ({ ...scoringChoices(), hand: handRequest(state) }),
     () => rulesetSummary(page.rulesets)?.options?.flowers !== false);

@@ -7,6 +7,8 @@ import { tileName } from "./tiles.js";
 
 let onBoxClick = () => {};
 let onBoxDrawn = () => {};
+let onMarkingCancelled = () => {};
+let dragStart = null; // where the box being dragged began, in the photo's pixels
 
 /** Tiles in reading order: rows top to bottom (a new row where a tile's centre is below the row's tiles),
  *  each left to right, so keyboard focus walks the photo as a person reads it. */
@@ -173,46 +175,49 @@ function stopMarking() {
   $("cancel-marking").hidden = true;
 }
 
+/** Cancel drawing, if a box is being drawn: the tile added to be drawn goes (it would stay in the hand as a
+ *  face-down tile), a redrawn box comes back. The Cancel button, Escape, and Clear (issue 50) call it. */
+export function cancelMarking() {
+  if (state.marking === null) return;
+  const tile = state.tiles.get(state.marking);
+  if (tile.pending) deleteTile(state, tile.id);
+  else tile.box = boxBefore;
+  dragStart = null;
+  stopMarking();
+  setStatus($("photo-status"), () => t("marking_cancelled"));
+  onMarkingCancelled();
+}
+
 /** Wire the photo: `onClick(id)` when a box is tapped, `onDrawn(id)` when a box is drawn for tile id,
- *  `onCancelled()` when drawing is cancelled (the Cancel button, or Escape). */
+ *  `onCancelled()` when drawing is cancelled (`cancelMarking`). */
 export function wireBoxes({ onClick, onDrawn, onCancelled }) {
   onBoxClick = onClick;
   onBoxDrawn = onDrawn;
+  onMarkingCancelled = onCancelled;
   const photo = $("photo");
-  let start = null;
-  const cancel = () => {
-    if (state.marking === null) return;
-    const tile = state.tiles.get(state.marking);
-    if (tile.pending) deleteTile(state, tile.id);
-    else tile.box = boxBefore;
-    start = null;
-    stopMarking();
-    setStatus($("photo-status"), () => t("marking_cancelled"));
-    onCancelled();
-  };
-  $("cancel-marking").addEventListener("click", cancel);
+  $("cancel-marking").addEventListener("click", cancelMarking);
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") cancel();
+    if (event.key === "Escape") cancelMarking();
   });
-  const boxFrom = (end) => [Math.min(start[0], end[0]), Math.min(start[1], end[1]), Math.max(start[0], end[0]), Math.max(start[1], end[1])];
+  const boxFrom = (end) => [Math.min(dragStart[0], end[0]), Math.min(dragStart[1], end[1]), Math.max(dragStart[0], end[0]), Math.max(dragStart[1], end[1])];
   photo.addEventListener("pointerdown", (event) => {
     if (state.marking === null) return;
     event.preventDefault();
     photo.setPointerCapture(event.pointerId);
-    start = photoPoint(event);
+    dragStart = photoPoint(event);
   });
   photo.addEventListener("pointermove", (event) => {
-    if (start === null) return;
+    if (dragStart === null) return;
     state.tiles.get(state.marking).box = boxFrom(photoPoint(event));
     renderBoxes();
   });
   photo.addEventListener("pointerup", (event) => {
-    if (start === null) return;
+    if (dragStart === null) return;
     const [x1, y1, x2, y2] = boxFrom(photoPoint(event));
     const tile = state.tiles.get(state.marking);
     tile.box = x2 - x1 >= 2 && y2 - y1 >= 2 ? [x1, y1, x2, y2] : null; // a tap is not a box
     tile.edited = true;
-    start = null;
+    dragStart = null;
     stopMarking();
     const drawn = tile.box !== null;
     setStatus($("photo-status"), () => (drawn ? t("naming") : t("no_box")));

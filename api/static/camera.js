@@ -4,13 +4,16 @@
 // one upload path (`onShot`). The camera is stopped when the mode is left or the page is hidden.
 import { $, setStatus } from "./dom.js";
 import { t } from "./i18n.js";
-import { detail, frameStats, guide, lumaOf } from "./live/guide.js";
+import { guide } from "./live/guide.js";
 import { fitSize } from "./photo.js";
 import { scaleBoxes, shotRegion } from "./live/shot.js";
 
 // px: the frame the localiser is given (it reads at 416: more only costs copying), also the copy whose detail says
-// whether the view is blurred (issue 50: 1280 copied twice a frame cost the frame rate)
+// whether the view is blurred (issue 50: 1280 copied twice a frame cost the frame rate). The copies are made in the
+// analysis worker (live/worker.js): the page's main thread only grabs the frame.
 const DETECT_SIDE = 640;
+
+const IN_FLIGHT = 2; // frames handed to the analysis worker at once: the one it reads and the next
 
 const ADVICE = {
   steady: () => t("live_steady"), too_small: () => t("live_too_small"), dark: () => t("live_dark"),
@@ -18,31 +21,27 @@ const ADVICE = {
   cut: (seen) => t("live_cut", { n: seen.cut }),
 };
 
-let session = null; // the open camera mode: {stream, track, localiser, live, frames, taking, closed}
-let localiserLoad = null; // the localiser, loaded once per page
+let session = null; // the open camera mode: {stream, track, analyser, live, frames, taking, closed}
+let analyserLoad = null; // the analysis worker with the localiser, started once per page
 
-/** The in-page localiser (live/localiser.js), loaded when the camera first opens. */
+/** The in-page localiser in its worker (live/analyser.js), started when the camera first opens. */
 function loadGuide() {
-  localiserLoad ??= import("./live/localiser.js").then(({ loadLocaliser }) => loadLocaliser({ versionId: "active" }));
-  return localiserLoad;
+  analyserLoad ??= import("./live/analyser.js").then(({ startAnalyser }) => startAnalyser("active"));
+  return analyserLoad;
 }
 
 /** The guide's thresholds: the model's vision.json's, or for a version adapted before they existed the shipped
  *  models'. */
-async function liveSettings(localiser) {
-  const own = localiser.config.recogniser?.live;
+async function liveSettings(analyser) {
+  const own = analyser.config.recogniser?.live;
   if (own?.min_detail !== undefined) return own; // a version adapted before the detail measure: the shipped one's
   const response = await fetch("/v1/models/base/files/vision.json");
   if (!response.ok) throw new Error(`vision.json: HTTP ${response.status}`);
   return (await response.json()).recogniser.live;
 }
 
-/** The pixels of `source` (video, bitmap) at `width`×`height`. */
-function pixels(source, width, height) {
-  const context = new OffscreenCanvas(width, height).getContext("2d", { willReadFrequently: true });
-  context.drawImage(source, 0, 0, width, height);
-  return context.getImageData(0, 0, width, height);
-}
+/** The video's current frame, to hand to the worker: a VideoFrame (no copy) where the browser has WebCodecs. */
+const grab = (video) => ("VideoFrame" in window ? new VideoFrame(video) : createImageBitmap(video));
 
 function drawBoxes(boxes, width, height, seen) {
   const canvas = $("camera-boxes");
@@ -65,37 +64,40 @@ function say(seen) {
   $("camera").dataset.state = seen.state;
 }
 
-/** One video frame through the localiser and the guide; a frame that comes while the localiser is busy is
- *  dropped (detect answers null). */
+/** One video frame through the analysis worker (localiser, blur, brightness), then the guide. */
 async function look(current, video) {
-  const { localiser, live } = current;
+  const { analyser, live } = current;
   if (!video.videoWidth || current.taking) return; // no frame yet
-  const { width, height } = fitSize(video.videoWidth, video.videoHeight, DETECT_SIDE);
-  const frame = pixels(video, width, height);
-  const found = await localiser.detect(frame);
-  if (!found || current.closed || current.taking) return;
-  const { width: smallWidth, height: smallHeight } = fitSize(video.videoWidth, video.videoHeight, live.sharpness_width);
-  const stats = frameStats(lumaOf(pixels(video, smallWidth, smallHeight)));
-  stats.detail = detail(lumaOf(frame));
+  const size = fitSize(video.videoWidth, video.videoHeight, DETECT_SIDE);
+  const small = fitSize(video.videoWidth, video.videoHeight, live.sharpness_width);
+  const found = await analyser.analyse(await grab(video), size, small);
+  if (current.closed || current.taking) return;
+  const { boxes, luma, sharpness, detail } = found;
   const now = performance.now();
   current.frames = [...current.frames.filter((frame) => frame.t >= now - 2 * live.steady_ms) /* the guide looks back steady_ms */,
-    { t: now, boxes: found.boxes, width, height, ...stats, scale: current.fullWidth / width }];
+    { t: now, boxes, ...size, luma, sharpness, detail, scale: current.fullWidth / size.width }];
   const seen = guide(current.frames, live);
   current.seen = seen;
-  performance.mark("fanshot-frame-analysed"); // the viewfinder's frame rate, for BENCHMARKS.md
-  drawBoxes(found.boxes, width, height, seen);
+  performance.mark("fanshot-frame-analysed", { detail: { workerMs: found.ms } }); // the frame rate, for BENCHMARKS.md
+  drawBoxes(boxes, size.width, size.height, seen);
   say(seen);
   if (seen.ready) takeShot(current);
 }
 
+/** Each new video frame goes to the worker while fewer than IN_FLIGHT are there: one read, the next waiting, so
+ *  the worker never idles between frames (issue 50: waiting for the next frame after each answer cost a share of
+ *  the rate); a frame that comes while both places are taken is dropped. */
 function watch(current, video) {
+  let inFlight = 0;
   const next = () => {
     if (current.closed) return;
-    look(current, video).catch((error) => {
-      setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
-    }).finally(() => {
-      if (!current.closed) video.requestVideoFrameCallback(next);
-    });
+    if (inFlight < IN_FLIGHT) {
+      inFlight += 1;
+      look(current, video).catch((error) => {
+        setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
+      }).finally(() => { inFlight -= 1; });
+    }
+    video.requestVideoFrameCallback(next);
   };
   video.requestVideoFrameCallback(next);
 }
@@ -113,23 +115,19 @@ async function fullFrame(current) {
   return createImageBitmap($("camera-video"));
 }
 
-/** The tiles in the shot itself (it may frame the scene unlike the video): the localiser on a copy of it. */
-async function tilesIn(localiser, bitmap) {
-  const { width, height } = fitSize(bitmap.width, bitmap.height, DETECT_SIDE);
-  const image = pixels(bitmap, width, height);
-  for (let tries = 0; tries < 50; tries += 1) { // the live frame being read finishes first
-    const found = await localiser.detect(image);
-    if (found) return scaleBoxes(found.boxes, width, bitmap.width);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return [];
+/** The tiles in the shot itself (it may frame the scene unlike the video): the localiser on a copy of it (after
+ *  the live frame being read: the worker answers in order). */
+async function tilesIn(analyser, bitmap) {
+  const size = fitSize(bitmap.width, bitmap.height, DETECT_SIDE);
+  const { boxes } = await analyser.analyse(await createImageBitmap(bitmap), size);
+  return scaleBoxes(boxes, size.width, bitmap.width);
 }
 
 /** The shot of a full-resolution frame as a JPEG: the tiles' region at the side the server reads at; with no
- *  localiser loaded, or `whole` (the guide not satisfied: a crop round the few tiles found would lose the rest),
- *  the whole frame (the upload shrinks it as it does a chosen photo). */
-export async function shotOf(bitmap, localiser, live, whole = false) {
-  const region = localiser && !whole ? shotRegion(await tilesIn(localiser, bitmap), bitmap.width, bitmap.height, live)
+ *  analyser started (live/analyser.js), or `whole` (the guide not satisfied: a crop round the few tiles found
+ *  would lose the rest), the whole frame (the upload shrinks it as it does a chosen photo). */
+export async function shotOf(bitmap, analyser, live, whole = false) {
+  const region = analyser && !whole ? shotRegion(await tilesIn(analyser, bitmap), bitmap.width, bitmap.height, live)
     : { x: 0, y: 0, width: bitmap.width, height: bitmap.height, outWidth: bitmap.width, outHeight: bitmap.height };
   const canvas = new OffscreenCanvas(region.outWidth, region.outHeight);
   canvas.getContext("2d").drawImage(bitmap, region.x, region.y, region.width, region.height, 0, 0, region.outWidth, region.outHeight);
@@ -145,7 +143,7 @@ async function takeShot(current) {
   setStatus($("camera-advice"), () => t("live_taking"));
   try {
     const bitmap = await fullFrame(current);
-    const blob = await shotOf(bitmap, current.localiser, current.live, current.seen?.state !== "steady");
+    const blob = await shotOf(bitmap, current.analyser, current.live, current.seen?.state !== "steady");
     bitmap.close();
     closeCamera();
     current.onShot(new File([blob], "camera.jpg", { type: "image/jpeg" }));
@@ -187,7 +185,7 @@ async function openCamera(onShot) {
     $("photo-button").focus();
     return;
   }
-  const current = { ...opened, onShot, frames: [], taking: false, closed: false, localiser: null, live: null, seen: null };
+  const current = { ...opened, onShot, frames: [], taking: false, closed: false, analyser: null, live: null, seen: null };
   session = current;
   const video = $("camera-video");
   video.srcObject = opened.stream;
@@ -199,14 +197,14 @@ async function openCamera(onShot) {
   current.fullWidth = opened.track.getSettings().width || video.videoWidth;
   $("shutter").focus();
   try {
-    const localiser = await loadGuide();
+    const analyser = await loadGuide();
     if (current.closed) return;
-    const live = await liveSettings(localiser);
+    const live = await liveSettings(analyser);
     if (current.closed) return;
-    Object.assign(current, { localiser, live });
+    Object.assign(current, { analyser, live });
     watch(current, video);
   } catch (error) {
-    localiserLoad = null; // tried again next time the camera opens
+    analyserLoad = null; // tried again next time the camera opens
     setStatus($("camera-advice"), () => t("live_no_guide", { error: error.message || error.name }), true);
   }
 }

@@ -138,13 +138,45 @@ function renderSheet(game) {
 
 const sameDiscardChosen = () => !$("same-discard-field").hidden && $("same-discard").checked;
 
-/** The seat's name with the game's player who sits there, for the hand being scored (the last hand's seats for
- *  another winner on its discard); the seat alone when no game is followed. */
+/** Each player's seat wind in the hand being scored: the last hand's for another winner on its discard. */
+const scoredSeatWinds = (game) => (sameDiscardChosen() ? game.hands.at(-1).seat_winds
+  : game.players.map((player) => player.seat_wind));
+
+/** The seat's name with the game's player who sits there, for the hand being scored; the seat alone when no game
+ *  is followed. */
 export function seatWithPlayer(seat) {
   const game = view.game;
   if (!game) return seatName(seat);
-  const seatWinds = sameDiscardChosen() ? game.hands.at(-1).seat_winds : game.players.map((player) => player.seat_wind);
-  return `${seatName(seat)} — ${game.players[playerAt(seatWinds, seat)].name}`;
+  return `${seatName(seat)} — ${game.players[playerAt(scoredSeatWinds(game), seat)].name}`;
+}
+
+/** "Who won": one tap on a player's name (issue 50), in place of the form's seat choice (one control, not two),
+ *  which keeps the seat chosen; the seat chosen last on this phone (East at first) is the one marked. */
+function renderWinners(game) {
+  const seatWinds = scoredSeatWinds(game);
+  const names = game.players.map((player, i) => `${player.name} ${windFace(seatWinds[i])}`);
+  // drawn again only when the names or seats change: not under a finger at every event of the game
+  if ($("game-winner").dataset.names !== JSON.stringify(names)) {
+    $("game-winner").dataset.names = JSON.stringify(names);
+    $("game-winner").replaceChildren(...names.map((name, i) => {
+      const label = document.createElement("label");
+      const radio = Object.assign(document.createElement("input"), { type: "radio", name: "game-winner", value: seatWinds[i] });
+      label.append(radio, " ", cell("span", name));
+      return label;
+    }));
+  }
+  markWinner();
+  $("game-winner-field").hidden = false;
+  $("seat_wind").closest("label").hidden = true;
+}
+
+function markWinner() {
+  for (const radio of document.querySelectorAll("input[name=game-winner]")) radio.checked = radio.value === $("seat_wind").value;
+}
+
+function chooseWinner(event) {
+  $("seat_wind").value = event.target.value;
+  $("seat_wind").dispatchEvent(new Event("change", { bubbles: true })); // as a choice in the form: the result is redone
 }
 
 /** Name who sits at each seat in the form's seat choices. */
@@ -165,6 +197,7 @@ function fillForm(game) {
     document.querySelector("input[name=win][value=discard]").click();
   }
   nameSeats();
+  renderWinners(game);
 }
 
 function clearForm() {
@@ -186,6 +219,7 @@ function show(game) {
   }
   $("game-start").hidden = true;
   $("game-sheet").hidden = false;
+  document.querySelector("main").prepend($("game-section")); // the evening's home leads the page (issue 50)
   $("add-to-game").hidden = false;
   renderSheet(game);
   fillForm(game);
@@ -239,6 +273,9 @@ function leave() {
   $("game-start").hidden = false;
   $("game-sheet").hidden = true;
   $("add-to-game").hidden = true;
+  $("game-winner-field").hidden = true;
+  $("seat_wind").closest("label").hidden = false;
+  $("save-section").before($("game-section")); // back in its place, after the page's own work
   clearForm();
 }
 
@@ -418,11 +455,18 @@ async function addScored() {
       $("same-discard").checked = false;
       scoredHand(null);
       fillForm(view.game);
+      backToSheet();
       return;
     }
     if (outcome === "failed" || !alreadyThere(view.game, body.wins[0], asked)) break;
   }
   $("add-to-game").disabled = false;
+}
+
+/** Back on the sheet once a hand is in: the new hand on it, "Add a hand" ready for the next. */
+function backToSheet() {
+  $("game-section").scrollIntoView({ block: "start" });
+  $("add-hand").focus({ preventScroll: true });
 }
 
 /** Point at a hand of the sheet: scrolled into view and marked. */
@@ -481,9 +525,12 @@ export function scoredHand(request, recognitionId = null) {
   $("add-to-game").disabled = !request;
 }
 
-/** Wire the game section; `stake()` reads the stake from the score form. */
-export function wireGame({ stake }) {
+/** Wire the game section; `stake()` reads the stake from the score form, `addHand()` opens the photo's choice. */
+export function wireGame({ stake, addHand }) {
   $("start-game").addEventListener("click", () => start(stake));
+  $("add-hand").addEventListener("click", addHand);
+  $("game-winner").addEventListener("change", chooseWinner);
+  $("seat_wind").addEventListener("change", markWinner);
   $("add-to-game").addEventListener("click", addScored);
   $("record-draw").addEventListener("click", addDraw);
   $("undo-hand").addEventListener("click", () => removeHand(view.game, view.game.hands.at(-1)));

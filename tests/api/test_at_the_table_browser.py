@@ -204,6 +204,7 @@ def test_a_games_qr_code_opens_it_on_a_second_phone_which_follows_it_live(server
         first.locator("#page-menu summary").click()  # the page's own address, for a phone to open the page itself
         first.wait_for_function("() => document.querySelector('[data-testid=page-qr]').naturalWidth > 0")
         assert read_qr(first.locator("[data-testid=page-qr]")) == f"{server}/"
+        first.locator("#page-menu summary").click()  # closed again: open, it covers the sheet that leads the page
 
         ready(second, link)
         expect(second.locator("#game-title")).to_have_text(first.locator("#game-title").inner_text())

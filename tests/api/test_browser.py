@@ -696,6 +696,43 @@ def test_a_box_drawn_for_a_missed_tile_is_named_by_the_server(server, page):
     assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == "1f"
 
 
+def test_a_drawn_box_the_server_cannot_name_leaves_no_face_down_tile(server, page):
+    # issue 50's "phantom face-down tile": the tile being drawn stands in the hand as a back until the server names
+    # it; when naming failed, it stayed there, a face-down tile on the photo and in the hand
+    ready(page, server)
+    recognition_id = upload(page)
+    page.route("**/classify", lambda route: route.fulfill(status=503, json={"errors": [
+        {"code": "model_unavailable", "message": "the tile classifier is not installed on this server"}]}))
+    page.locator("#flowers .add-tile").click()
+    page.get_by_role("button", name="□ Draw it on the photo").click()
+    drag(page, (5, 5), (40, 60))
+    expect(page.locator("#photo-status")).to_contain_text("could not be named")
+    expect(page.locator("#flowers .tile-button")).to_have_count(0)
+    expect(page.locator(".tile-button .suit-back")).to_have_count(0)  # none in the hand or the tray
+    expect(page.locator("#boxes .box")).to_have_count(14)  # the photo's own, no box for the unnamed one
+    page.locator("#save-button").click()
+    expect(page.locator("#save-status")).to_contain_text("14 labelled tiles")
+    assert stored(server, recognition_id)["confirmation"]["hand"]["flowers"] == ""
+
+
+def test_clear_while_a_box_is_drawn_ends_the_drawing_and_undo_brings_back_no_face_down_tile(server, page):
+    # issue 50's phantom face-down tile, its other way in: Clear kept the tile being drawn for Undo, which put it
+    # back as a face-down tile, and left the photo drawing for a tile no longer there
+    ready(page, server)
+    upload(page)
+    page.locator("#flowers .add-tile").click()
+    page.get_by_role("button", name="□ Draw it on the photo").click()
+    expect(page.locator("#flowers .tile-button .suit-back")).to_have_count(1)  # the tile to be drawn, while drawing
+    page.locator("#clear-hand").click()
+    expect(page.locator("#cancel-marking")).to_be_hidden()
+    expect(page.locator("#photo")).not_to_have_class(re.compile(r"\bmarking\b"))
+    page.locator("#undo-clear").click()
+    expect(page.locator("#concealed .tile-button")).to_have_count(14)
+    expect(page.locator(".tile-button .suit-back")).to_have_count(0)
+    drag(page, (5, 5), (40, 60))  # no longer drawing: a drag on the photo draws nothing
+    expect(page.locator("#boxes .box")).to_have_count(14)
+
+
 def test_a_failed_upload_keeps_the_photo_and_tries_again_with_it(server, page):
     # issue 35: after a failed upload the preview was gone and the photo had to be chosen again. A server that
     # answers with an error (here: its storage is down); a server that cannot be reached keeps the shot on the

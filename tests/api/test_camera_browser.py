@@ -242,3 +242,24 @@ def test_a_version_adapted_before_the_guide_had_settings_is_guided_by_the_shippe
     expect(page.get_by_test_id("live-count")).to_have_text(re.compile(r"^\d+ tiles found"), timeout=60_000)
     assert fetched[-1].endswith("/v1/models/base/files/vision.json") and len(fetched) == 2
     assert not page.errors, page.errors
+
+
+RUNTIME_FILES = """() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
+    .filter((path) => path.startsWith('/static/vendor/onnxruntime-web/'))"""
+
+
+@pytest.mark.skipif(not RUNTIME.is_dir(), reason="onnxruntime-web is not installed: npm ci")
+def test_the_frames_are_analysed_in_a_worker_not_on_the_pages_main_thread(serve, camera_browser):  # noqa: F811 - the fixtures
+    # issue 50: at CPU ×4 the main thread, which also runs the page, analysed under 2 frames a second
+    page = open_page(camera_browser, PHONE, permissions=["camera"], service_workers="block")
+    page.route("**/files/vision.json", slow_shot)
+    page.goto(serve())
+    page.wait_for_selector("body[data-ready=true]")
+    page.get_by_test_id("camera").click()
+    expect(page.get_by_test_id("live-count")).to_have_text(re.compile(r"^\d+ tiles found"), timeout=60_000)
+    assert live_count(page) > 0
+    analysers = [worker for worker in page.workers if worker.url.endswith("/static/live/worker.js")]
+    assert len(analysers) == 1, [worker.url for worker in page.workers]
+    assert analysers[0].evaluate(RUNTIME_FILES)  # the worker loaded onnxruntime-web and reads the frames
+    assert page.evaluate(RUNTIME_FILES) == []  # the page itself never did
+    assert not page.errors, page.errors

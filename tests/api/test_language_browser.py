@@ -83,7 +83,7 @@ def test_game_waits_and_money_speak_the_chosen_language_only(server, page):  # n
     page.locator("#flowers .add-tile").click()
     page.locator("#palette .pick[data-code='1f']").click()
     page.locator("input[name=win][value=discard]").check(force=True)
-    page.locator("#seat_wind").select_option("2z")
+    page.locator("#game-winner label", has_text="Bo").click()
     page.locator("#discarder").select_option("4z")
     page.locator("#score-button").click()
     expect(page.locator("#money")).to_have_text(re.compile(r"花注 1 · 杠注 2 · 鸡胡注 3\s*每家 7 = 番 6 \+ 花 1"))

@@ -167,7 +167,7 @@ def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, p
     ready(page, f"{server}/?game={game_id}")
     recognition_id = upload(page)
     fix_the_misread_tile(page)
-    page.locator("#seat_wind").select_option("3z")  # a self-draw from the west seat
+    page.locator("#game-winner input[value='3z']").check(force=True)  # a self-draw from the west seat
     page.locator("#score-button").click()
     expect(page.locator("#result .payments")).to_be_visible()
     page.locator("#scoresheet-body tr.detail").first.click()
@@ -177,6 +177,7 @@ def test_a_hand_s_tiles_are_corrected_with_the_hand_scored_on_the_page(server, p
     page.locator("#edit-use-scored").check()  # ...the hand scored above
     expect(page.locator("#edit-winners select")).to_have_value("2")  # west in hand 1: Cai
     page.locator("#edit-save").click()
+    expect(page.locator("#hand-editor")).to_be_hidden()  # saved: read the game after, not while the PUT is on its way
     hand = httpx.get(f"{server}/v1/games/{game_id}").json()["hands"][0]
     assert hand["kind"] == "win" and hand["wins"][0]["recognition_id"] == recognition_id
     assert hand["wins"][0]["request"]["hand"]["concealed"] == FIXED
@@ -195,7 +196,9 @@ def test_the_layout_at_the_table_keeps_the_name_save_and_score_and_the_tile_bein
     ready(page, server)
     assert page.evaluate(FITS) == []  # every rule set's whole name shows (it was cut off on the phone)
     upload(page)
-    score, save = page.locator("#score-button").bounding_box(), page.locator("#save-button").bounding_box()
+    # both measured at once: the waits come in after the photo and move what is below them
+    score, save = page.evaluate("['score-button', 'save-button'].map(id => document.getElementById(id)"
+                                ".getBoundingClientRect().toJSON())")
     assert abs(score["y"] - save["y"]) < 2 and save["x"] > score["x"]  # Save beside Score, not under the game
 
     page.locator(f"#concealed .tile-button[data-tile='{MISREAD}']").click()  # from the hand, below the photo
