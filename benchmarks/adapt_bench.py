@@ -6,6 +6,8 @@ with the adaptation's wall and CPU seconds and the load average it ran under.
     .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --cover
     .venv/bin/python benchmarks/adapt_bench.py work/classic-adapt --k 20 --eval work/classic-eval
     .venv-train/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 3 --kind deep
+    .venv/bin/python benchmarks/adapt_bench.py ../shared/data/japanese-set-leo --k 10 --seeds 2 --kind deep \
+        --fine-tuning freeze=10 --fine-tuning judging_passes=0.5 --fine-tuning replay=10
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from fanshot.datasets.yolo import read_names, read_split, split_names
 from fanshot.vision.evaluation.evaluate import evaluate_yolo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training.adapt import adapt
+from fanshot.vision.training.finetune import fine_tuning_from
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:
@@ -62,8 +65,15 @@ def main() -> None:
     parser.add_argument("--localiser", action="store_true", help="adapt the localiser too (fanshot adapt --localiser)")
     parser.add_argument("--kind", choices=("deep", "head"),
                         help="fanshot adapt --kind (default: deep where the train extra is installed)")
+    parser.add_argument("--fine-tuning", action="append", default=[], metavar="KEY=VALUE",
+                        help="the deep kind's FineTuning with KEY set (repeatable; e.g. freeze=10, passes=250, "
+                        "judging_passes=0.5, replay=10)")
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
+    try:
+        fine_tuning = fine_tuning_from(args.fine_tuning)
+    except ValueError as error:
+        parser.error(str(error))
 
     names = read_names(args.yolo)
     examples = [e for split in split_names(args.yolo) for e in read_split(args.yolo / split, len(names))]
@@ -82,7 +92,7 @@ def main() -> None:
                 data = subset(args.yolo, chosen, work / "adapt")
                 load = os.getloadavg()[0]
                 record = adapt(data, work / "models", args.models, adapt_localiser=args.localiser,
-                               deep={"deep": True, "head": False}.get(args.kind))
+                               deep={"deep": True, "head": False}.get(args.kind), fine_tuning=fine_tuning)
                 target = args.eval or subset(args.yolo, rest, work / "rest")
                 before = base_on_eval or evaluate_yolo(target, Recogniser.load(args.models), "")
                 after = evaluate_yolo(target, Recogniser.load(work / "models"), "")
@@ -93,7 +103,8 @@ def main() -> None:
                        "cross_validated_f1": record["cross_validated_f1"],
                        "f1_before": before["f1"], "f1_after": after["f1"],
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
-                       "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1)}
+                       "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1),
+                       "fine_tuning": record.get("fine_tuning"), "seconds_by_step": record.get("seconds_by_step")}
                 runs.append(run)
                 print(f"{run['kind']} k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
                       f"{run['f1_after']:.3f}  exact {run['exact_before']:.0%} -> {run['exact_after']:.0%}  "

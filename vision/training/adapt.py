@@ -394,7 +394,8 @@ def labelled_photos(root: Path) -> list[tuple[Path, list[tuple[str, np.ndarray]]
 
 
 def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | None = None,
-          command: str = "", adapt_localiser: bool = False, deep: bool | None = None, folds: bool = False) -> dict:
+          command: str = "", adapt_localiser: bool = False, deep: bool | None = None, folds: bool = False,
+          fine_tuning: finetune.FineTuning | None = None) -> dict:
     """Write to `out` a complete models folder adapted to the labelled photos of `yolo_dir` (or a copy of the
     base, if the adaptation reads the held-out photos no better); returns the `adaptation` record of its
     vision.json: its kind, the figures on the held-out photos, base and adapted, the choice, and the time taken.
@@ -402,7 +403,8 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
     otherwise refit last layers only (`head_adapt`), where `adapt_localiser` tries refitting the localiser's class
     scores too (off by default: it costs ~20× the time and has not yet measured better on unseen art), and
     `folds` judges it by k-fold on every photo as the deep kind is (`head_adapt_by_folds`; the server's learning as
-    you play), not on a held-out share."""
+    you play), not on a held-out share. `fine_tuning`: the deep kind's settings (default finetune.FINE_TUNING,
+    read at call time)."""
     started, cpu_started = time.perf_counter(), time.process_time()
     report = progress or (lambda fraction, message: None)
     if out.resolve() == base_dir.resolve():
@@ -415,7 +417,7 @@ def adapt(yolo_dir: Path, out: Path, base_dir: Path, *, progress: Progress | Non
         raise DatasetError("adapting the whole localiser needs torch and ultralytics: pip install 'fanshot[train]'")
     meta = VisionFile.read(base_dir)
     if deep:
-        record = deep_adapt(photos_in, out, base_dir, meta, report)
+        record = deep_adapt(photos_in, out, base_dir, meta, report, fine_tuning or finetune.FINE_TUNING)
     elif folds and not adapt_localiser:
         record = head_adapt_by_folds(photos_in, out, base_dir, meta, report)
     else:
@@ -570,11 +572,11 @@ def head_adapt_by_folds(photos_in: Sequence[LabelledPhoto], out: Path, base_dir:
 
 
 def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, meta: VisionFile,
-               report: Progress) -> dict:
+               report: Progress, settings: finetune.FineTuning) -> dict:
     """Fine-tune the localiser and refit the classifier's last layer (`fit_deep`) on the photos of each fold but
-    one, read that fold's photos with the result as serving reads them, and keep the adaptation if all the
-    photos, so read, read better than with the base; then fit on all the photos. Writes `out` and returns the
-    record's figures and choices."""
+    one (by `settings.for_judging()`), read that fold's photos with the result as serving reads them, and keep the
+    adaptation if all the photos, so read, read better than with the base; then fit on all the photos (by
+    `settings`). Writes `out` and returns the record's figures and choices."""
     paths = [path for path, _ in photos_in]
     truths = [[code for code, _ in labels] for _, labels in photos_in]
     folds = deep_folds(len(photos_in))
@@ -586,7 +588,8 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
     with tempfile.TemporaryDirectory(prefix="fanshot-deep-") as scratch:
         def fit_on(indices: np.ndarray, folder: Path, fold: int) -> None:
             fit_deep([photos_in[i] for i in indices], base_dir, meta, folder, Path(scratch) / f"work{fold}",
-                     within(report, fold / steps, (fold + 1) / steps, f"fold {fold + 1} of {DEEP_FOLDS}"), spent)
+                     within(report, fold / steps, (fold + 1) / steps, f"fold {fold + 1} of {DEEP_FOLDS}"), spent,
+                     settings.for_judging())
 
         fitting, started = spent["localiser"] + spent["classifier"], time.perf_counter()
         adapted_reads = fold_reads(paths, folds, fit_on, Path(scratch))
@@ -597,7 +600,7 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
         classifier = onnx.load(str(base_dir / meta.classifier.file))
         if kept:
             choice = fit_deep(photos_in, base_dir, meta, out, Path(scratch) / "work",
-                              within(report, DEEP_FOLDS / steps, 1.0, "all photos"), spent)
+                              within(report, DEEP_FOLDS / steps, 1.0, "all photos"), spent, settings)
         else:
             choice = Choice(0.0, Recogniser.load(base_dir).config.conf)
             write_models(out, base_dir, meta, classifier, None, None, choice.conf)
@@ -605,24 +608,23 @@ def deep_adapt(photos_in: Sequence[LabelledPhoto], out: Path, base_dir: Path, me
         "kept": "adapted" if kept else "base",
         "held_out": {"photos": [path.name for path in paths], "folds": DEEP_FOLDS, "base": before, "adapted": after},
         "strength": choice.strength, "conf": choice.conf, "cross_validated_f1": {"classifier": choice.f1},
-        "localiser_strength": None, "fine_tuning": {**asdict(finetune.FINE_TUNING),
-                                                    "epochs": finetune.FINE_TUNING.epochs(len(photos_in))},
+        "localiser_strength": None, "fine_tuning": {**asdict(settings), "epochs": settings.epochs(len(photos_in))},
         "seconds_by_step": {step: round(seconds, 1) for step, seconds in spent.items()},
     }
 
 
 def fit_deep(photos_in: Sequence[LabelledPhoto], base_dir: Path, meta: VisionFile, out: Path, scratch: Path,
-             report: Progress, spent: dict[str, float]) -> Choice:
-    """Write to `out` the base models with the localiser fine-tuned on the photos (their labels put in its box
-    convention first: `finetune.in_localiser_convention`) and the classifier's last layer refitted on the crops
-    it cuts, the pull and threshold chosen as `choose` does; returns that choice. Adds the wall seconds each model
-    took to `spent`."""
+             report: Progress, spent: dict[str, float], settings: finetune.FineTuning) -> Choice:
+    """Write to `out` the base models with the localiser fine-tuned on the photos by `settings` (their labels put
+    in its box convention first: `finetune.in_localiser_convention`) and the classifier's last layer refitted on
+    the crops it cuts, the pull and threshold chosen as `choose` does; returns that choice. Adds the wall seconds
+    each model took to `spent`."""
     started = time.perf_counter()
     base = Recogniser.load(base_dir)
     photos = finetune.in_localiser_convention(photos_in, base)
     localiser_file = finetune.finetune_localiser(
         photos, base_dir / meta.localiser.file, base.localiser_classes, base.localiser_size, scratch,
-        scratch / "localiser.onnx", progress=within(report, 0.0, 0.8, "fine-tuning the localiser"))
+        scratch / "localiser.onnx", settings=settings, progress=within(report, 0.0, 0.8, "fine-tuning the localiser"))
     localiser = onnx.load(str(localiser_file))
     spent["localiser"] += time.perf_counter() - started
     started = time.perf_counter()

@@ -12,14 +12,15 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
 
-from fanshot.datasets.yolo import format_data_yaml
+from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import Recogniser
@@ -29,6 +30,9 @@ Labels = list[tuple[str, np.ndarray]]  # (code, normalised [x1, y1, x2, y2])
 LabelledPhoto = tuple[Path, Labels]
 Progress = Callable[[float, str], None]
 CONVENTION_CONF = 0.25  # the shipped localiser's boxes kept as training boxes: the user's label confirms them
+# Scattered standing tiles, which a user's photos may not show, replayed in each fit (`FineTuning.replay`):
+# `fanshot synth --scatter --n 40 --seed 7501` (a seed no set uses), rendered once into the cache.
+REPLAY_SEED, REPLAY_RENDERS = 7501, 40
 
 
 @dataclass(frozen=True)
@@ -43,12 +47,64 @@ class FineTuning:
     batch: int = 8
     degrees: float = 5.0  # small turns: a phone is held almost level; never flips (mirrored tiles are no tiles)
     freeze: int = 0  # leading layers kept as shipped
+    # The judging folds' share of `passes`: a judge weaker than the final fit only errs towards keeping the base.
+    judging_passes: float = 1.0
+    replay: int = 0  # scattered renders (REPLAY_SEED) trained on beside the photos in each fit, at most REPLAY_RENDERS
 
     def epochs(self, photos: int) -> int:
         return max(self.min_epochs, round(self.passes / max(photos, 1)))
 
+    def for_judging(self) -> FineTuning:
+        """The settings of a judging fold's fit: `judging_passes` of the passes."""
+        return replace(self, passes=max(1, round(self.passes * self.judging_passes)), judging_passes=1.0)
+
 
 FINE_TUNING = FineTuning()
+
+
+def fine_tuning_from(pairs: Sequence[str], base: FineTuning | None = None) -> FineTuning:
+    """`base` (default FINE_TUNING) with each KEY=VALUE of `pairs` set (an experiment's arm, e.g. `freeze=10`);
+    a ValueError names a bad pair and the keys there are."""
+    types = {field.name: type(getattr(FINE_TUNING, field.name)) for field in fields(FineTuning)}
+    changes = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in types or not value:
+            raise ValueError(f"fine tuning {pair!r}: write KEY=VALUE, KEY one of {', '.join(types)}")
+        try:
+            changes[key] = types[key](value)
+        except ValueError:
+            raise ValueError(f"fine tuning {pair!r}: {key} takes a {types[key].__name__}") from None
+    settings = replace(base or FINE_TUNING, **changes)
+    if not 0 <= settings.replay <= REPLAY_RENDERS:
+        raise ValueError(f"fine tuning replay={settings.replay}: between 0 and {REPLAY_RENDERS} renders")
+    return settings
+
+
+def replay_folder(cache: Path | None = None) -> Path:
+    """The YOLO folder of the REPLAY_RENDERS scattered renders, rendered into `cache` (default: `replay` beside
+    the art cache) on first use, in the training art, as `fanshot synth --scatter` draws it."""
+    from fanshot.datasets.synth.art import DEFAULT_CACHE
+
+    folder = (cache or DEFAULT_CACHE.parent / "replay") / f"scatter-{REPLAY_SEED}-n{REPLAY_RENDERS}"
+    if not (folder / "data.yaml").is_file():
+        from fanshot.datasets.synth.dataset import synth_dataset
+
+        partial = folder.with_name(f"{folder.name}.partial")  # renamed when whole: a stopped run renders again
+        shutil.rmtree(partial, ignore_errors=True)
+        art = DEFAULT_CACHE if (DEFAULT_CACHE / "faces").is_dir() else None
+        synth_dataset(partial, REPLAY_RENDERS, REPLAY_SEED, art, workers=1, scatter=True)
+        partial.rename(folder)
+    return folder
+
+
+def replay_photos(count: int, folder: Path) -> list[LabelledPhoto]:
+    """The first `count` renders of `folder` with their labels: renders box the face already, as the localiser
+    was trained on them, so they need no `in_localiser_convention`."""
+    names = read_names(folder)
+    return [(example.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2,
+                                                      b.cy + b.h / 2])) for b in example.boxes])
+            for example in read_split(folder, len(names))[:count]]
 
 
 def available() -> bool:
@@ -108,13 +164,15 @@ def finetune_localiser(photos: Sequence[LabelledPhoto], localiser: Path, classes
                        scratch: Path, out: Path, *, settings: FineTuning | None = None,
                        progress: Progress | None = None) -> Path:
     """Fine-tune the `localiser` ONNX model (every layer but `settings.freeze`) on the photos, whose labels are in
-    its box convention (`in_localiser_convention`), by `settings` (default FINE_TUNING, read at call time); writes
-    the ONNX export to `out` and returns it."""
+    its box convention (`in_localiser_convention`), and `settings.replay` scattered renders (`replay_folder`), by
+    `settings` (default FINE_TUNING, read at call time; its epochs count the photos only); writes the ONNX export
+    to `out` and returns it."""
     from fanshot.vision.training.train import COMMON_ARGS, checkpoint_from_onnx, configure_ultralytics, export
 
     report, settings = progress or (lambda fraction, message: None), settings or FINE_TUNING
     os.environ.setdefault("YOLO_VERBOSE", "False")  # the adaptation reports its own progress; read at import
-    data = write_localiser_dataset(photos, scratch / "data", classes)
+    replayed = replay_photos(settings.replay, replay_folder()) if settings.replay else []
+    data = write_localiser_dataset([*photos, *replayed], scratch / "data", classes)
     configure_ultralytics(scratch / "ultralytics-config")
     from ultralytics import YOLO
 

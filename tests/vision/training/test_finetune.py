@@ -2,6 +2,7 @@
 localiser fine-tuned, judged by folds as serving reads, and the torch-free fallback."""
 
 import json
+import shutil
 
 import cv2
 import numpy as np
@@ -11,7 +12,14 @@ from fanshot.cli import main
 from fanshot.datasets.synth.dataset import synth_dataset
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training import adapt, finetune
-from fanshot.vision.training.finetune import FineTuning, box_offsets, in_localiser_convention
+from fanshot.vision.training.finetune import (
+    FineTuning,
+    box_offsets,
+    fine_tuning_from,
+    in_localiser_convention,
+    replay_folder,
+    replay_photos,
+)
 from tests.vision.fakes import fake_recogniser
 
 
@@ -26,6 +34,63 @@ def test_box_offsets_are_the_median_move_of_each_side_in_label_sizes():
 @pytest.mark.parametrize(("photos", "epochs"), [(10, 40), (19, 21), (5, 80), (400, 10), (0, 400)])
 def test_the_localiser_trains_as_many_steps_whatever_the_photo_count(photos, epochs):
     assert FineTuning(passes=400, min_epochs=10).epochs(photos) == epochs
+
+
+def test_an_arm_of_the_fine_tuning_is_set_by_key_and_value_typed_as_the_setting():
+    arm = fine_tuning_from(["freeze=10", "judging_passes=0.5", "replay=10", "passes=250"])
+    assert arm == FineTuning(freeze=10, judging_passes=0.5, replay=10, passes=250)
+    assert isinstance(arm.freeze, int) and isinstance(arm.judging_passes, float)
+    assert fine_tuning_from([]) == finetune.FINE_TUNING
+
+
+@pytest.mark.parametrize(("pair", "message"), [
+    ("frozen=10", "KEY one of passes, min_epochs, lr0"), ("freeze", "write KEY=VALUE"),
+    ("freeze=half", "freeze takes a int"), ("replay=41", "between 0 and 40 renders")])
+def test_a_bad_arm_is_refused_naming_the_pair_and_the_fix(pair, message):
+    with pytest.raises(ValueError, match=message):
+        fine_tuning_from([pair])
+
+
+def test_the_judging_folds_fit_a_share_of_the_passes_and_the_final_fit_all():
+    settings = FineTuning(passes=400, judging_passes=0.5, freeze=10)
+    assert settings.for_judging() == FineTuning(passes=200, judging_passes=1.0, freeze=10)
+    assert FineTuning().for_judging() == FineTuning()
+
+
+def test_scattered_renders_are_rendered_once_and_replayed_with_their_face_boxes(tmp_path, monkeypatch):
+    monkeypatch.setattr(finetune, "REPLAY_RENDERS", 2)
+    folder = replay_folder(tmp_path)
+    assert folder.parent == tmp_path and not list(tmp_path.glob("*.partial"))
+    monkeypatch.setattr("fanshot.datasets.synth.dataset.synth_dataset", lambda *a, **k: pytest.fail("rendered"))
+    assert replay_folder(tmp_path) == folder  # cached
+    [(image, labels)] = replay_photos(1, folder)
+    assert image == folder / "images" / "synth_000000.jpg"
+    rows = [line.split() for line in (folder / "labels" / "synth_000000.txt").read_text().splitlines()]
+    assert [code for code, _ in labels] == [finetune.read_names(folder)[int(row[0])] for row in rows]
+    cx, cy, w, h = map(float, rows[0][1:])
+    assert np.allclose(labels[0][1], [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])  # as labelled: no move
+
+
+@pytest.mark.model
+def test_the_deep_kind_fits_the_judging_folds_and_the_final_fit_by_the_settings_given(tmp_path, monkeypatch):
+    fits = []
+
+    def fine_tune(photos, localiser, classes, imgsz, scratch, out, *, settings, progress):
+        fits.append((len(photos), settings))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return shutil.copyfile(localiser, out)
+
+    monkeypatch.setattr(finetune, "available", lambda: True)
+    monkeypatch.setattr(finetune, "finetune_localiser", fine_tune)
+    monkeypatch.setattr(adapt, "better", lambda after, before: True)
+    for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
+        monkeypatch.setattr(adapt, name, value)
+    folder = tmp_path / "photos"
+    synth_dataset(folder, n=4, seed=11, workers=1)
+    arm = FineTuning(passes=300, judging_passes=0.5, freeze=10)
+    record = adapt.adapt(folder, tmp_path / "models", MODELS_DIR, deep=True, fine_tuning=arm)
+    assert fits == [(2, arm.for_judging()), (2, arm.for_judging()), (4, arm)]
+    assert record["fine_tuning"]["freeze"] == 10 and record["fine_tuning"]["epochs"] == arm.epochs(4)
 
 
 @pytest.mark.parametrize("count", [2, 3, 7, 19, 20])
