@@ -517,6 +517,7 @@ export function renderGame() {
   if (!view.game) return;
   renderSheet(view.game);
   nameSeats();
+  renderWinners(view.game); // "Who won" names each seat by its wind, in the page's script (東, not 东)
 }
 
 /** Called after every Score: the request that scored (null after a refusal) enables "add this hand". */
