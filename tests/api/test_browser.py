@@ -163,21 +163,24 @@ def open_page(browser, device: dict[str, Any]):
     return page
 
 
+def checked_page(browser, device: dict[str, Any]):
+    """A fixture's page on `device`: closed after the test (with its context), which fails on any JavaScript
+    error the page met."""
+    page = open_page(browser, device)
+    page.device = device
+    yield page
+    page.close()
+    assert not page.errors, f"JavaScript errors: {page.errors}"
+
+
 @pytest.fixture(params=VIEWPORTS)
 def page(request, browser):
-    page = open_page(browser, request.param)
-    page.device = request.param
-    yield page
-    page.close()  # and its context
-    assert not page.errors, f"JavaScript errors: {page.errors}"
+    yield from checked_page(browser, request.param)
 
 
 @pytest.fixture
 def phone(browser):
-    page = open_page(browser, PHONE)
-    yield page
-    page.close()
-    assert not page.errors, f"JavaScript errors: {page.errors}"
+    yield from checked_page(browser, PHONE)
 
 
 def ready(page, url: str) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.api.conftest import MISREAD, fake_recognise
-from tests.api.test_browser import ROOT, SHOWN, check_screen, expect, open_page, ready, serve, table_photo  # noqa: F401
+from tests.api.test_browser import ROOT, SHOWN, check_screen, checked_page, expect, ready, serve, table_photo  # noqa: F401
 from tests.api.test_kongs_browser import PLAYERS, switch_to_chinese
 
 pytestmark = pytest.mark.browser
@@ -34,10 +34,7 @@ def read_right(image: np.ndarray, models_dir: Any = None, original: object = Non
 
 @pytest.fixture
 def phone(browser):
-    page = open_page(browser, PHONE)
-    yield page
-    page.close()
-    assert not page.errors, f"JavaScript errors: {page.errors}"
+    yield from checked_page(browser, PHONE)
 
 
 def shoot(page, shots, name: str, selector: str) -> None:
