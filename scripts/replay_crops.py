@@ -5,6 +5,9 @@ fine-tune on new kinds does not forget these.
     python scripts/replay_crops.py closeup SRC OUT --n 300 --seed 7420   1-3 tiles filling much of the frame
     python scripts/replay_crops.py hand SRC OUT --n 300 --seed 7421      8-20 tile widths a side: the closer
                                                                           look's window on a 12 MP photo
+    python scripts/replay_crops.py far SRC OUT --n 300 --seed 7424       14-48 tile widths a side: tiles of
+                                                                          9-30 px at 416, as the scan and the
+                                                                          closer look meet tiny 12 MP tiles
 
 SRC is a YOLO folder (its train/ split, or the folder itself when flat); OUT a flat YOLO folder of SRC's classes.
 A tile is labelled when most of it lies in the crop; the rest are cut off by the frame, as in a real close-up.
@@ -21,8 +24,9 @@ import numpy as np
 from fanshot.datasets.yolo import box_from_corners, format_data_yaml, format_labels, read_names, read_split
 
 # the window's side in tile sides (the tile's longer side): close-ups show a tile at 30-90 % of the shorter side;
-# the closer look aims for tiles 32 px in its 416 px input, 13 a side, so 8-20 covers around it
-WINDOW_TILES = {"closeup": (1.1, 3.3), "hand": (8.0, 20.0)}
+# the closer look aims for tiles 32 px in its 416 px input, 13 a side, so 8-20 covers around it; the scan reads a
+# 12 MP frame at 1,600 px in 416 px windows, where a tile 20-30 px wide in the photo is 8-12 px (35-52 a side)
+WINDOW_TILES = {"closeup": (1.1, 3.3), "hand": (8.0, 20.0), "far": (14.0, 48.0)}
 INSIDE = 0.6  # a tile with this share of its area in the crop is labelled
 LONGEST = 832  # px: crops are stored no larger (the localiser reads 416)
 

@@ -3,7 +3,7 @@ settings, with SECOND (a localiser ONNX of BASE's localiser's input and output) 
 `localiser-second.onnx` and named in vision.json's `recogniser.second_look`. Usage:
 
     .venv/bin/python scripts/second_look_models.py models work/models-replay/localiser.onnx --out work/models-second \
-        [--conf C] [--below N] [--iou X]
+        [--conf C] [--below N] [--iou X] [--leave-small]
 
 --conf is SECOND's own sure threshold: by default the `localiser.conf` of the vision.json beside it, else BASE's.
 """
@@ -49,9 +49,12 @@ def main() -> None:
     parser.add_argument("--conf", type=float, help="the second localiser's sure threshold")
     parser.add_argument("--below", type=int, help="the second look runs with fewer sure finds than this")
     parser.add_argument("--iou", type=float, help="finds of both looks overlapping more than this are one tile")
+    parser.add_argument("--leave-small", action="store_true", default=None,
+                        help="the second look does not run where the tiles are small (the closer look's)")
     args = parser.parse_args()
     conf = args.conf if args.conf is not None else own_threshold(args.second)
-    stage = {key: value for key, value in (("conf", conf), ("below", args.below), ("iou", args.iou))
+    stage = {key: value for key, value in (("conf", conf), ("below", args.below), ("iou", args.iou),
+                                                         ("leave_small", args.leave_small))
              if value is not None}
     print(write_folder(args.base, args.second, args.out, stage))
 

@@ -95,6 +95,8 @@ class SecondLook(Settings):
     below: int = Field(13, ge=0, description="and fewer than this,")
     mean_below: float = Field(0.0, ge=0, le=1, description="or when their mean score is under this (0: never)")
     iou: float = Field(0.5, gt=0, le=1, description="finds of both looks overlapping more than this are one tile")
+    leave_small: bool = Field(False, description="it does not run where the sure finds are small (`zoom_in.below`): "
+                                                 "the closer look reads those again, larger")
 
 
 class FineCrops(Settings):

@@ -127,16 +127,20 @@ def tile_sides(boxes: np.ndarray) -> np.ndarray:
     return np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))
 
 
+def tiles_small(boxes: np.ndarray, width: int, height: int, size: int, below: float) -> bool:
+    """Whether the tiles found in a `width`×`height` photo are small in the localiser's `size` px input: their
+    median side there under `below` px (the closer look's test, `ZoomIn.below`)."""
+    return bool(len(boxes)) and float(np.median(tile_sides(boxes))) * size / max(width, height) < below
+
+
 def zoom_window(boxes: np.ndarray, width: int, height: int, size: int, zoom: ZoomIn,
                 min_window: float) -> Window | None:
     """The window to read again when the tiles found are small in the localiser's `size` px input: centred on
     them, sized so that they come out `zoom.target` px; None when they are not small, the window would not enlarge
     them `zoom.min_gain` times, or the photo is thinner than `min_window`."""
-    if not len(boxes) or min(width, height) < min_window:
+    if min(width, height) < min_window or not tiles_small(boxes, width, height, size, zoom.below):
         return None
     longer, side = max(width, height), float(np.median(tile_sides(boxes)))
-    if side * size / longer >= zoom.below:
-        return None
     window = max(size * side / zoom.target, min_window)
     if longer / window < zoom.min_gain:
         return None

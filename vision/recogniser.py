@@ -29,6 +29,7 @@ from fanshot.vision.geometry import (
     mostly_within,
     nms,
     tile_sides,
+    tiles_small,
     turn_boxes,
     union_of_looks,
     unletterbox,
@@ -281,6 +282,10 @@ class Recogniser:
         config = self.config
         stage = config.second_look
         if self.second is None or not stage.enabled or not suggests_misses(look.found.scores, config.conf, stage):
+            return look
+        height, width = look.image.shape[:2]
+        sure = look.found.boxes[look.found.scores >= config.conf]
+        if stage.leave_small and tiles_small(sure, width, height, self.localiser_size, config.zoom_in.below):
             return look
         own_conf = config.conf if stage.conf is None else stage.conf
         # the second localiser's own score that `rescaled` maps onto `floor`

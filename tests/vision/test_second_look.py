@@ -117,6 +117,18 @@ def test_a_full_hand_found_by_the_first_look_takes_no_second_look():
     assert not look.second_look and full.second.calls == [] and len(look.found) == 13
 
 
+@pytest.mark.parametrize(("name", "photo", "leave_small", "runs"), [
+    ("tiles of the usual size (24 px at 416)", PHOTO, True, True),
+    ("small tiles (8 px at 416) left to the closer look", np.full((1200, 2000, 3), 200, np.uint8), True, False),
+    ("small tiles, `leave_small` off", np.full((1200, 2000, 3), 200, np.uint8), False, True),
+])
+def test_leave_small_keeps_the_second_look_off_where_the_closer_look_reads_the_tiles(name, photo, leave_small, runs):
+    recogniser = with_second()
+    recogniser = recogniser.with_config(recogniser.config.changed(second_look={"leave_small": leave_small}))
+    assert recogniser.find(photo).second_look == runs, name
+    assert bool(recogniser.second.calls) == runs, name
+
+
 def test_switched_off_or_with_no_second_localiser_the_look_is_the_first_ones():
     recogniser = with_second()
     off = recogniser.with_config(recogniser.config.without("second_look"))

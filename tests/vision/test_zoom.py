@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fanshot.vision.config import RecogniserConfig, ZoomIn
-from fanshot.vision.geometry import iou
+from fanshot.vision.geometry import iou, tiles_small
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import (
     Detections,
@@ -39,7 +39,9 @@ def test_only_tiles_small_in_the_localisers_input_are_looked_at_again(side, zoom
     # a 1600 px photo reaches the 416 px localiser at 0.26 scale: 48 px tiles are 12.5 px there
     boxes = row(400, 500, side * 1600 / 416, 9)
     assert (zoom_window(boxes, 1600, 1200, 416, ZOOM, MIN_WINDOW) is not None) == zooms
+    assert tiles_small(boxes, 1600, 1200, 416, ZOOM.below) == zooms  # the test the second look shares
     assert zoom_window(np.zeros((0, 4)), 1600, 1200, 416, ZOOM, MIN_WINDOW) is None
+    assert not tiles_small(np.zeros((0, 4)), 1600, 1200, 416, ZOOM.below)
 
 
 def test_the_window_is_centred_on_the_tiles_and_brings_them_to_the_target_size():
