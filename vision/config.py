@@ -307,9 +307,16 @@ class VisionFile(Settings):
         return self.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
                                        "recogniser": self.recogniser.model_copy(update={"conf": conf})})
 
-    def files(self) -> tuple[str, str]:
-        """The model files it names, localiser first."""
-        return self.localiser.file, self.classifier.file
+    def model_files(self) -> tuple[tuple[str, str], ...]:
+        """The model files it names, each with its stage: the localiser, the classifier, then the second look's
+        localiser when it names one (a localiser of the first one's input and output)."""
+        second = self.recogniser.second_look.localiser
+        return (("localiser", self.localiser.file), ("classifier", self.classifier.file),
+                *((("localiser", second),) if second else ()))
+
+    def files(self) -> tuple[str, ...]:
+        """The model files it names, localiser first (`model_files`)."""
+        return tuple(name for _, name in self.model_files())
 
     def version(self, folder: Path) -> str:
         """The folder's version: the first 12 hex digits of the SHA-256 of what changes readings, the two models'
@@ -324,7 +331,7 @@ class VisionFile(Settings):
         if second:
             del settings["recogniser"]["second_look"]["localiser"]  # a file name, as the two models' are
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-        for name in (*self.files(), *([second] if second else [])):
+        for name in self.files():
             digest.update((folder / name).read_bytes())
         return digest.hexdigest()[:12]
 

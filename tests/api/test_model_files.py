@@ -181,10 +181,11 @@ def test_a_version_adapted_by_one_instance_is_served_by_another_from_the_object_
 def test_the_real_recogniser_of_another_instance_loads_an_adapted_version_fetched_from_the_object_store(
         tmp_path, migrated_postgres_url, s3_images_url, s3_endpoint):
     from fanshot.api.dependencies import model_recogniser
+    from fanshot.vision.config import VisionFile
     from fanshot.vision.recogniser import MODELS_DIR
 
     storage = {"database_url": migrated_postgres_url, "images_url": s3_images_url, "s3_endpoint_url": s3_endpoint}
-    shipped = {name: (MODELS_DIR / name).read_bytes() for name in ("vision.json", "localiser.onnx", "classifier.onnx")}
+    shipped = {name: (MODELS_DIR / name).read_bytes() for name in ("vision.json", *VisionFile.read(MODELS_DIR).files())}
     loaded: list[Path] = []
 
     def recognise(image, models_dir, original=None):

@@ -100,6 +100,8 @@ def folder_like_the_shipped(folder, meta: dict):
     folder.mkdir()
     for stage in ("localiser", "classifier"):
         (folder / meta[stage]["file"]).symlink_to(MODELS_DIR / shipped_meta()[stage]["file"])
+    if second := meta["recogniser"]["second_look"].get("localiser"):
+        (folder / second).symlink_to(MODELS_DIR / shipped_meta()["recogniser"]["second_look"]["localiser"])
     (folder / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
     return folder
 

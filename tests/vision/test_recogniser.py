@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from fanshot.scoring.tiles import DETECTOR_CLASSES
-from fanshot.vision.config import DEFAULT_CONF
+from fanshot.vision.config import DEFAULT_CONF, VisionFile
 from fanshot.vision.geometry import turn_boxes
 from fanshot.vision.recogniser import MODELS_DIR, Look, Recogniser, shipped, sureness, tile_entry
 
@@ -80,8 +80,8 @@ def test_the_localiser_threshold_comes_from_vision_json(tmp_path, conf, expected
     meta["localiser"].pop("conf", None)
     if conf is not None:
         meta["localiser"]["conf"] = conf
-    for stage in ("localiser", "classifier"):
-        (tmp_path / meta[stage]["file"]).symlink_to(MODELS_DIR / meta[stage]["file"])
+    for name in VisionFile.read(MODELS_DIR).files():
+        (tmp_path / name).symlink_to(MODELS_DIR / name)
     (tmp_path / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
     recogniser = Recogniser.load(tmp_path)
     assert recogniser.config.conf == expected

@@ -17,7 +17,8 @@ from tests.vision.test_zoom import SHARED
 
 CONF = 0.5
 SETTINGS = RecogniserConfig(conf=CONF, unsure=0.3)
-SHIPPED_VERSION = "1f59dda8a60f"  # models/ before the stage existed: its readings are those of this version
+# the shipped models before the stage existed: a folder of their two that names no second localiser is this version
+TWO_MODELS_VERSION = "1f59dda8a60f"
 
 
 def box(x: float, y: float = 0.0, side: float = 10.0) -> list[float]:
@@ -138,9 +139,14 @@ def test_switched_off_or_with_no_second_localiser_the_look_is_the_first_ones():
     assert fake_recogniser(first_finds).find(PHOTO).second_look is False
 
 
+def without_second_look(meta: VisionFile) -> VisionFile:
+    stage = meta.recogniser.second_look.model_copy(update={"localiser": None})
+    return meta.model_copy(update={"recogniser": meta.recogniser.model_copy(update={"second_look": stage})})
+
+
 def test_the_versions_hash_leaves_out_the_second_looks_settings_until_it_names_a_localiser(tmp_path):
-    meta = VisionFile.read(MODELS_DIR)
-    assert models_version(MODELS_DIR) == SHIPPED_VERSION
+    meta = without_second_look(VisionFile.read(MODELS_DIR))
+    assert meta.files() == ("localiser.onnx", "classifier.onnx")
 
     def version_with(name: str, **stage) -> str:
         folder = tmp_path / name
@@ -153,9 +159,10 @@ def test_the_versions_hash_leaves_out_the_second_looks_settings_until_it_names_a
                         ).write(folder)
         return models_version(folder)
 
-    assert version_with("stricter", below=20, iou=0.6) == SHIPPED_VERSION  # no second localiser: reads the same
+    assert version_with("alone") == TWO_MODELS_VERSION
+    assert version_with("stricter", below=20, iou=0.6) == TWO_MODELS_VERSION  # no second localiser: reads the same
     named = version_with("named", localiser="second.onnx")
-    assert named != SHIPPED_VERSION and version_with("named-again", localiser="second.onnx") == named
+    assert named != TWO_MODELS_VERSION and version_with("named-again", localiser="second.onnx") == named
     assert version_with("named-stricter", localiser="second.onnx", below=20) != named
 
 
@@ -163,10 +170,10 @@ needs_models = pytest.mark.model
 
 
 def models_folder(folder, **stage):
-    """The shipped models, with the shipped localiser also as the second look's (`localiser-second.onnx`)."""
+    """The shipped models, with the shipped (first) localiser also as the second look's (`localiser-second.onnx`)."""
     folder.mkdir()
     meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
-    for name in VisionFile.read(MODELS_DIR).files():
+    for name in (meta["localiser"]["file"], meta["classifier"]["file"]):
         (folder / name).symlink_to(MODELS_DIR / name)
     (folder / "localiser-second.onnx").symlink_to(MODELS_DIR / meta["localiser"]["file"])
     meta["recogniser"]["second_look"] |= {"localiser": "localiser-second.onnx", **stage}
@@ -181,13 +188,15 @@ def test_a_second_localiser_not_there_is_refused_naming_its_setting(tmp_path):
 
 
 @needs_models
-def test_the_shipped_models_read_as_before_and_the_same_localiser_twice_changes_no_reading(tmp_path):
-    assert shipped().second is None and models_version(MODELS_DIR) == SHIPPED_VERSION
+def test_the_shipped_models_look_twice_and_the_same_localiser_twice_changes_no_reading(tmp_path):
+    assert shipped().second is not None and shipped().config.second_look.leave_small
+    assert VisionFile.read(MODELS_DIR).files() == ("localiser.onnx", "classifier.onnx", "localiser-second.onnx")
     photo_path = sorted((SHARED / "chinese-mahjong-detection/test/images").glob("*.jpg"))[0]
     photo = load_photo(photo_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
     folder = models_folder(tmp_path / "twice", fewest=0, below=1000)
     twice = Recogniser.load(folder)
     look = twice.find(photo)
     assert look.second_look and twice.second is not None
-    assert twice(photo).tiles == shipped()(photo).tiles  # every find of the second look ties with the first's
+    one_look = shipped().with_config(shipped().config.without("second_look"))
+    assert twice(photo).tiles == one_look(photo).tiles  # every find of the second look ties with the first's
     assert not load_recogniser(folder, None, ["second_look"]).find(photo).second_look  # `fanshot eval --without`

@@ -656,13 +656,13 @@ def write_models(out: Path, base_dir: Path, meta: VisionFile, classifier: onnx.M
     is None, else the adapted ones with the threshold `conf`; the recogniser's other settings are the base's.
     Returns what its vision.json holds."""
     out.mkdir(parents=True, exist_ok=True)
-    if localiser is None:
-        shutil.copyfile(base_dir / meta.localiser.file, out / meta.localiser.file)
-    else:
+    written = {meta.localiser.file: localiser is not None, meta.classifier.file: head is not None}
+    for name in meta.files():  # the base's models not adapted, a second look's localiser too
+        if not written.get(name):
+            shutil.copyfile(base_dir / name, out / name)
+    if localiser is not None:
         onnx.save(localiser, str(out / meta.localiser.file))
-    if head is None:
-        shutil.copyfile(base_dir / meta.classifier.file, out / meta.classifier.file)
-    else:
+    if head is not None:
         write_classifier(classifier, head, out / meta.classifier.file)
         meta = meta.with_classifier(list(head.classes), conf)
     meta.write(out)

@@ -99,7 +99,7 @@ def quantise(models: Path, photos: Path, out: Path, *, count: int = 64, only: Se
     out.mkdir(parents=True, exist_ok=True)
     feeds = {"localiser": localiser_inputs, "classifier": classifier_inputs}
     written = []
-    for stage, name in zip(STAGES, meta.files(), strict=True):
+    for stage, name in meta.model_files():  # a second look's localiser is quantised with the localiser
         source, target = models / name, out / name
         if stage in only:
             quantise_model(source, target, stage, feeds[stage](base, chosen))

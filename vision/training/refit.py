@@ -206,7 +206,9 @@ def refit(fit_sources: Sequence[Path], tune_sources: Sequence[Path], valid_sourc
     final = with_base_tile_rows(reader.base, final) if setting.base_tile_rows else final
     out.mkdir(parents=True, exist_ok=True)
     meta = reader.meta
-    shutil.copyfile(base_dir / meta.localiser.file, out / meta.localiser.file)
+    for name in meta.files():  # the localiser (and a second look's) as the base's
+        if name != meta.classifier.file:
+            shutil.copyfile(base_dir / name, out / name)
     write_classifier(reader.classifier, final, out / meta.classifier.file)
     record = {
         "base": str(base_dir), "photos": {name: len(photos) for name, photos in {**fit, **tune, **valid}.items()},
