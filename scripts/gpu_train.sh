@@ -8,7 +8,8 @@
 # localiser's set and the classifier's crops from the pack and the renders (`fanshot train data`, not-a-tile
 # crops from the negatives), trains the localiser and then the classifier, each from the shipped model, and
 # exports both to ONNX with a vision.json that keeps the shipped recogniser's settings: $OUT/models, ready for
-# `fanshot eval --models` and `fanshot choose`. Both checkpoints go to $OUT too, the logs and results in logs.tgz.
+# `fanshot eval --models` and `fanshot choose`. Both checkpoints go to $OUT/checkpoints.tar, the logs and results
+# in logs.tgz.
 # Time: what is left of DEADLINE seconds after the data is built, less RESERVE for the exports, goes to the
 # localiser (LOCALISER_SHARE of it) and then to the classifier (the rest), unless LOCALISER_HOURS or
 # CLASSIFIER_HOURS is set.
@@ -74,7 +75,8 @@ fanshot train classifier --data $data --runs $runs --name classifier --init mode
   --lr0 $CLASSIFIER_LR0 --warmup-epochs 0.3 --hours $(hours "${CLASSIFIER_HOURS:-}" 1) --batch $CLASSIFIER_BATCH \
   --device $DEVICE --workers $((CORES - 1)) > $OUT/classifier.log 2>&1 || { tail -20 $OUT/classifier.log; exit 1; }
 elapsed "classifier trained"
-mkdir -p $OUT/models && cp models/vision.json $OUT/models/  # the shipped settings, kept by the export
+# the shipped settings, kept by the export, and the second look's localiser they name (not retrained here)
+mkdir -p $OUT/models && cp models/vision.json $OUT/models/ && cp models/localiser-second.onnx $OUT/models/
 fanshot train export --runs $runs --out $OUT/models --command-line \
   "DEVICE=$DEVICE SEED=$SEED RANDOMISED=$RANDOMISED SCATTERED=$SCATTERED PLAIN=$PLAIN bash scripts/gpu_train.sh" \
   > $OUT/export.log 2>&1 || { tail -20 $OUT/export.log; exit 1; }
@@ -82,8 +84,10 @@ for kind in localiser classifier; do
   cp $runs/$kind/results.csv $OUT/$kind-results.csv; cp $runs/$kind/weights/best.pt $OUT/$kind-best.pt
   tail -3 $OUT/$kind-results.csv | cut -d, -f1-8
 done
-# At most 8 files come back from the device machine: the logs and the epochs' results travel as one archive, so that
-# the two models (3 files), both checkpoints, logs.tgz and the call's own run.log make 7.
+# At most 8 files come back from the device machine: the logs and the epochs' results travel as one archive and
+# both checkpoints as another, so that the models folder (4 files), checkpoints.tar, logs.tgz and the call's own
+# run.log make 7.
 logs=(localiser.log classifier.log export.log localiser-results.csv classifier-results.csv)
 tar -czf $OUT/logs.tgz -C $OUT "${logs[@]}" && (cd $OUT && rm "${logs[@]}")
+tar -cf $OUT/checkpoints.tar -C $OUT localiser-best.pt classifier-best.pt && rm $OUT/localiser-best.pt $OUT/classifier-best.pt
 elapsed "exported to $OUT/models"

@@ -37,7 +37,9 @@ def test_the_dry_run_trains_both_models_and_exports_a_folder_the_recogniser_read
     for step in ("rendered", "data built", "localiser trained", "classifier trained", "exported"):
         assert f": {step}" in run.stdout
     back = [path for path in out.rglob("*") if path.is_file()]
-    assert {"localiser-best.pt", "classifier-best.pt", "logs.tgz"} <= {path.name for path in back}
+    assert {"checkpoints.tar", "logs.tgz", "localiser-second.onnx"} <= {path.name for path in back}
+    with tarfile.open(out / "checkpoints.tar") as checkpoints:
+        assert set(checkpoints.getnames()) == {"localiser-best.pt", "classifier-best.pt"}
     # what the device machine sends back: 8 files at most (the call's run.log is one more), 2 folders down, 16 MiB each
     assert len(back) <= 7 and all(len(path.relative_to(out).parts) <= 3 for path in back)
     assert all(path.stat().st_size <= 16 * 2**20 for path in back)
