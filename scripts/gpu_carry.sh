@@ -40,8 +40,12 @@ $PY -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --imp
   --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
   -d .whl -r scripts/gpu_wheels.txt
 tar -czf carry/gpu.tgz gpu .whl
-echo "carry/gpu.tgz: $(( $(stat -c %s carry/gpu.tgz) / 1024 / 1024 )) MiB; tracked files:" \
-  "$(( $(git ls-files -z | xargs -0 cat | wc -c) / 1024 / 1024 )) MiB (64 MiB in all)"
+carried=$(stat -c %s carry/gpu.tgz); tracked=$(git ls-files -z | xargs -0 cat | wc -c)
+echo "carry/gpu.tgz: $(( carried / 1024 / 1024 )) MiB; tracked files: $(( tracked / 1024 / 1024 )) MiB (64 MiB in all)"
+if (( carried + tracked > 64 * 1024 * 1024 )); then  # the device tool would refuse the call
+  echo "over 64 MiB by $(( (carried + tracked) / 1024 / 1024 - 64 )) MiB: carry less (--most-valid, fewer photos)" >&2
+  exit 1
+fi
 # the device call (carry: ["carry"], timeout_s 580):
 #   set -o pipefail; mkdir -p /tmp/g && tar -xzf carry/gpu.tgz -C /tmp/g && cp -r /tmp/g/.whl . && \
 #   DATA=/tmp/g/gpu/data ART=/tmp/g/gpu/art bash scripts/gpu_train.sh 2>&1 | tee $OUT/run.log
