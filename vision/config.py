@@ -307,6 +307,11 @@ class VisionFile(Settings):
         return self.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
                                        "recogniser": self.recogniser.model_copy(update={"conf": conf})})
 
+    def without_second_look(self) -> VisionFile:
+        """This file naming no second localiser (`second_look` then does nothing)."""
+        stage = self.recogniser.second_look.model_copy(update={"localiser": None})
+        return self.model_copy(update={"recogniser": self.recogniser.model_copy(update={"second_look": stage})})
+
     def model_files(self) -> tuple[tuple[str, str], ...]:
         """The model files it names, each with its stage: the localiser, the classifier, then the second look's
         localiser when it names one (a localiser of the first one's input and output)."""

@@ -139,13 +139,8 @@ def test_switched_off_or_with_no_second_localiser_the_look_is_the_first_ones():
     assert fake_recogniser(first_finds).find(PHOTO).second_look is False
 
 
-def without_second_look(meta: VisionFile) -> VisionFile:
-    stage = meta.recogniser.second_look.model_copy(update={"localiser": None})
-    return meta.model_copy(update={"recogniser": meta.recogniser.model_copy(update={"second_look": stage})})
-
-
 def test_the_versions_hash_leaves_out_the_second_looks_settings_until_it_names_a_localiser(tmp_path):
-    meta = without_second_look(VisionFile.read(MODELS_DIR))
+    meta = VisionFile.read(MODELS_DIR).without_second_look()
     assert meta.files() == ("localiser.onnx", "classifier.onnx")
 
     def version_with(name: str, **stage) -> str:

@@ -164,6 +164,9 @@ def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(tmp_
     assert held["base"] == adapt.figures(truths, adapt.served_reads(MODELS_DIR, paths))
     localiser_changed = (out / "localiser.onnx").read_bytes() != (MODELS_DIR / "localiser.onnx").read_bytes()
     assert localiser_changed == (record["kept"] == "adapted")
+    # an adapted localiser is read alone; a kept base keeps the second look
+    assert (meta["recogniser"]["second_look"]["localiser"] is None) == localiser_changed
+    assert (out / "localiser-second.onnx").is_file() == (not localiser_changed)
     assert record["fine_tuning"]["epochs"] == 2  # 6 passes over the 4 photos, rounded
     assert set(record["seconds_by_step"]) == {"localiser", "classifier", "judging"}
     assert sum(record["seconds_by_step"].values()) <= record["seconds"]
