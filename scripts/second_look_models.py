@@ -53,9 +53,8 @@ def main() -> None:
                         help="the second look does not run where the tiles are small (the closer look's)")
     args = parser.parse_args()
     conf = args.conf if args.conf is not None else own_threshold(args.second)
-    stage = {key: value for key, value in (("conf", conf), ("below", args.below), ("iou", args.iou),
-                                                         ("leave_small", args.leave_small))
-             if value is not None}
+    given = {"conf": conf, "below": args.below, "iou": args.iou, "leave_small": args.leave_small}
+    stage = {key: value for key, value in given.items() if value is not None}
     print(write_folder(args.base, args.second, args.out, stage))
 
 
