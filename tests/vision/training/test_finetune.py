@@ -23,6 +23,15 @@ from fanshot.vision.training.finetune import (
 from tests.vision.fakes import fake_recogniser
 
 
+@pytest.fixture(scope="module")
+def train_extra():
+    """The `train` extra, imported before any test's capsys takes stdout: ultralytics binds its log to the stdout
+    of its first import (`needs_train_extra`), and its lines would come before the --json record."""
+    from tests.services import needs_train_extra
+
+    needs_train_extra()
+
+
 def test_box_offsets_are_the_median_move_of_each_side_in_label_sizes():
     label = np.array([100.0, 100.0, 200.0, 300.0])  # 100 wide, 200 high
     pairs = [(label, label + [10, 40, -10, -20]), (label, label + [20, 40, -10, -20]),
@@ -143,10 +152,8 @@ def test_deep_adaptation_without_the_train_extra_says_what_to_install(tmp_path, 
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(tmp_path, capsys, monkeypatch):
-    from tests.services import needs_train_extra
-
-    needs_train_extra()
+def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(train_extra, tmp_path, capsys,
+                                                                            monkeypatch):
     monkeypatch.setattr(finetune, "FINE_TUNING", FineTuning(passes=6, min_epochs=1))  # the same path, in seconds
     for name, value in (("LABEL_JITTERS", 2), ("FOUND_JITTERS", 1), ("FIT_STEPS", 30)):
         monkeypatch.setattr(adapt, name, value)
@@ -174,10 +181,8 @@ def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(tmp_
     assert main(["eval", "--yolo", str(folder), "--models", str(out), "--json"]) == 0
 
 
-def test_importing_ultralytics_for_an_adaptation_leaves_a_photo_that_is_no_photo_a_clear_refusal(tmp_path):
-    from tests.services import needs_train_extra
-
-    needs_train_extra()
+def test_importing_ultralytics_for_an_adaptation_leaves_a_photo_that_is_no_photo_a_clear_refusal(train_extra,
+                                                                                                    tmp_path):
     from PIL import Image
 
     from fanshot.vision.image import PILLOW_OPEN, PhotoError, load_photo
