@@ -18,6 +18,14 @@ def _jitter_scale(text: str) -> float:
     return value
 
 
+def _share(text: str) -> float:
+    """A share argument: a fraction in [0, 1]."""
+    value = number(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a share is from 0 to 1, not {value:g}")
+    return value
+
+
 def _train_data(args: argparse.Namespace) -> int:
     from fanshot.vision.recogniser import MODELS_DIR
     from fanshot.vision.training.refit import source_photos
@@ -31,7 +39,7 @@ def _train_data(args: argparse.Namespace) -> int:
     negatives = [source_photos(source) for source in args.negatives]  # a bad source fails now, not minutes later
     print(f"wrote {build_localiser_dataset(args.src, args.out / 'localiser', args.extra)}")
     counts = build_crop_dataset(args.src, args.out / "crops", copies=args.copies, extra=args.extra,
-                                jitter_scale=args.jitter_scale)
+                                jitter_scale=args.jitter_scale, small=args.small)
     print(f"wrote {sum(counts.values())} train crops in {len(counts)} classes to {args.out / 'crops'}")
     if args.localiser_crops:
         added = add_localiser_crops(args.src, args.out / "crops", args.localiser_crops)
@@ -170,6 +178,9 @@ def _register_datasets(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--copies", type=int, default=1, help="jittered crops per train tile")
     sub.add_argument("--jitter-scale", type=_jitter_scale, default=JITTER_SCALE, metavar="FRACTION",
                      help=f"each side of a crop's box is scaled by up to this fraction (default {JITTER_SCALE})")
+    sub.add_argument("--small", type=_share, default=0.0, metavar="SHARE",
+                     help="this share of the train crops shown as a far tile's: shrunk to 16-44 px wide, "
+                     "JPEG-coded, enlarged back (default 0)")
     sub.add_argument("--extra", type=Path, action="append", default=[], metavar="DIR",
                      help="YOLO folder (e.g. `fanshot synth`'s) mixed into both train splits (repeatable)")
     sub.add_argument("--localiser-crops", type=Path, metavar="MODELS_DIR",

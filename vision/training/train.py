@@ -32,6 +32,10 @@ CLASSIFIER_IMGSZ = 64
 # Crop jitter mimicking a localiser's box error: scale and shift as fractions of the box size.
 JITTER_SCALE = 0.08
 JITTER_SHIFT = 0.05
+# A far tile's box, px across in the photo (`--small`): tiny 12 MP photos show tiles 20-40 px wide, which the
+# classifier trained on 60-300 px tiles reads 0.71 right (models/experiments/2026-12-06-classifier-unseen-art.md)
+SMALL_WIDTHS = (16, 44)
+SMALL_JPEG = (70, 95)
 SPLITS = {"train": "train", "valid": "val"}  # source split folder -> ultralytics split name
 CALIBRATION_IMAGES = 64  # train images whose activations rebuild the BatchNorms of an ONNX-initialised model
 CALIBRATION_CROPS = 2048  # the same for the classifier, in train crops
@@ -141,13 +145,24 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator, scale: float = JITTER_
     return np.concatenate([centre - size / 2, centre + size / 2])
 
 
+def shown_small(crop: np.ndarray, aspect: float, rng: np.random.Generator) -> np.ndarray:
+    """A crop as a far tile's: its box shrunk to SMALL_WIDTHS px wide (`aspect` = the box's height over width),
+    JPEG-coded at SMALL_JPEG quality, then enlarged back to the crop's size as `cut_crop` enlarges a small box."""
+    width = int(rng.integers(*SMALL_WIDTHS, endpoint=True))
+    small = cv2.resize(crop, (width, max(1, round(width * aspect))), interpolation=cv2.INTER_AREA)
+    quality = int(rng.integers(*SMALL_JPEG, endpoint=True))
+    small = cv2.imdecode(cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+    return cv2.resize(small, crop.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+
+
 def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, copies: int = 1, seed: int = 0,
-                       extra: Sequence[Path] = (), jitter_scale: float = JITTER_SCALE) -> dict[str, int]:
+                       extra: Sequence[Path] = (), jitter_scale: float = JITTER_SCALE,
+                       small: float = 0.0) -> dict[str, int]:
     """An ImageFolder dataset (dst/{train,val}/<code>/*.png) of jittered tile crops (each side scaled by up to
-    `jitter_scale`); returns crops per class.
+    `jitter_scale`), `small` of the train crops shown as far tiles' (`shown_small`); returns crops per class.
     Only classes present in src's train split get a folder (ultralytics takes the class list from them). Each
     `extra` YOLO folder (like `build_localiser_dataset`'s) adds train crops of those classes, named `extra<k>_`."""
-    rng = np.random.default_rng(seed)
+    rng, small_rng = np.random.default_rng(seed), np.random.default_rng([seed, 1])  # jitter as without `small`
     counts: dict[str, int] = {}
     sources = [(src, split, target, "") for split, target in SPLITS.items()]
     sources += [(folder, _train_split(folder), "train", f"extra{k}_") for k, folder in enumerate(extra)]
@@ -164,7 +179,10 @@ def build_crop_dataset(src: Path, dst: Path, *, size: int = CLASSIFIER_IMGSZ, co
                 folder.mkdir(parents=True, exist_ok=True)
                 pixels = np.array(box) * [width, height, width, height]
                 for copy in range(copies):
-                    crop = cut_crop(image, jitter_box(pixels, rng, jitter_scale), size)
+                    box = jitter_box(pixels, rng, jitter_scale)
+                    crop = cut_crop(image, box, size)
+                    if target == "train" and small and small_rng.random() < small:
+                        crop = shown_small(crop, (box[3] - box[1]) / max(box[2] - box[0], 1e-6), small_rng)
                     cv2.imwrite(str(folder / f"{prefix}{image_path.stem}_{index}_{copy}.png"), crop)
                 if target == "train":
                     counts[code] = counts.get(code, 0) + copies

@@ -4,7 +4,7 @@ import pytest
 
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
-from fanshot.vision.training.train import JITTER_SCALE, build_crop_dataset, jitter_box
+from fanshot.vision.training.train import JITTER_SCALE, SMALL_WIDTHS, build_crop_dataset, jitter_box, shown_small
 
 
 def _yolo(root, split, labels):
@@ -35,6 +35,39 @@ def test_extra_folders_add_train_crops_of_known_classes_only(tmp_path):
     assert sorted(p.name for p in (crops / "train").iterdir()) == ["1m", "7z"]
     assert sorted(p.name for p in (crops / "val").iterdir()) == ["1m"]
     assert cv2.imread(str(crops / "train" / "7z" / "a_1_0.png")).shape == (16, 16, 3)
+
+
+def test_a_crop_shown_small_keeps_its_size_and_loses_the_detail_a_far_tile_loses():
+    rng = np.random.default_rng(0)
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[:, ::2] = 255  # stripes a pixel wide: no tile SMALL_WIDTHS px across shows them
+    small = shown_small(crop, 1.3, rng)
+    assert small.shape == crop.shape and small.dtype == np.uint8
+    assert np.abs(np.diff(small.astype(int), axis=1)).mean() < 0.2 * np.abs(np.diff(crop.astype(int), axis=1)).mean()
+    flat = np.full((64, 64, 3), 90, np.uint8)  # what has no detail stays as it was
+    assert np.abs(shown_small(flat, 1.3, rng).astype(int) - 90).max() <= 2
+    assert SMALL_WIDTHS[1] < 64
+
+
+@pytest.mark.parametrize(("share", "shown"), [(0.0, 0), (1.0, 4)])
+def test_the_small_share_changes_train_crops_only_and_leaves_the_jitter_as_it_was(tmp_path, share, shown):
+    real = tmp_path / "real"
+    _yolo(real, "train", {"a": line("1m") + line("7z", 0.2), "b": line("1m", 0.8) + line("7z", 0.2)})
+    _yolo(real, "valid", {"c": line("1m")})
+    stripes = np.zeros((100, 100, 3), np.uint8)
+    stripes[:, ::2] = 255  # detail to lose: a crop shown small then differs
+    for image in real.glob("*/images/*.jpg"):
+        cv2.imwrite(str(image), stripes)
+    plain = build_crop_dataset(real, tmp_path / "plain", size=32)
+    counts = build_crop_dataset(real, tmp_path / "small", size=32, small=share)
+    assert counts == {"1m": 2, "7z": 2}
+
+    def differ(split):
+        return sum(not np.array_equal(cv2.imread(str(path)), cv2.imread(str(tmp_path / "plain" / path.relative_to(
+            tmp_path / "small")))) for path in (tmp_path / "small" / split).rglob("*.png"))
+
+    assert differ("train") == shown and differ("val") == 0
+    assert plain == counts
 
 
 @pytest.mark.parametrize("scale", [0.0, JITTER_SCALE, 0.16])
