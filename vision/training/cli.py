@@ -18,6 +18,18 @@ def _jitter_scale(text: str) -> float:
     return value
 
 
+def _at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a count is a whole number from 1, not {text!r}")
+    return int(text)
+
+
+def _webp_quality(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise argparse.ArgumentTypeError(f"a WebP quality is a whole number from 1 to 100, not {text!r}")
+    return int(text)
+
+
 def _share(text: str) -> float:
     """A share argument: a fraction in [0, 1]."""
     value = number(text)
@@ -53,7 +65,8 @@ def _train_data(args: argparse.Namespace) -> int:
 def _train_pack(args: argparse.Namespace) -> int:
     from fanshot.vision.training.train import pack
 
-    written = pack(args.src, args.out, args.extra, args.negatives, args.size, args.most_valid)
+    written = pack(args.src, args.out, args.extra, args.negatives, args.size, args.most_valid, args.variants,
+                   args.quality)
     used = sum(path.stat().st_size for path in args.out.rglob("*") if path.is_file())
     print(f"wrote {', '.join(f'{n} photos to {args.out / name}' for name, n in written.items())} "
           f"({used / 2**20:.1f} MiB)")
@@ -203,6 +216,9 @@ def _register_datasets(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--size", type=int, default=416, help="longest side (default: the localiser's training size)")
     sub.add_argument("--most-valid", type=int, metavar="N", help="at most N valid photos, a seeded sample (to fit "
                      "what a call may carry)")
+    sub.add_argument("--variants", type=_at_least_one, metavar="N", help="at most N augmented copies of each of "
+                     "SRC's train photos (a Roboflow export's `<photo>.rf.<hash>` names; to fit what a call may carry)")
+    sub.add_argument("--quality", type=_webp_quality, default=80, help="WebP quality, 1-100 (default 80)")
     sub.set_defaults(run=guarded(_train_pack))
 
 

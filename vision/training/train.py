@@ -20,7 +20,7 @@ import numpy as np
 from fanshot.datasets.classes import CLASS_INDEX, CLASSES
 from fanshot.datasets.errors import DatasetError
 from fanshot.datasets.progress import progress
-from fanshot.datasets.yolo import format_data_yaml, format_labels, read_names, read_split
+from fanshot.datasets.yolo import Example, format_data_yaml, format_labels, read_names, read_split
 from fanshot.scoring.tiles import BACK
 from fanshot.vision.geometry import cut_crop, iou, letterbox
 from fanshot.vision.image import fit_size, restore_pillow_open
@@ -94,14 +94,29 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) ->
     return data
 
 
+def roboflow_variants(examples: Sequence[Example], most: int) -> list[Example]:
+    """The examples with at most `most` of each photo's augmented copies: a Roboflow export names them
+    `<photo>.rf.<hash>.<ext>`, the first ones in name order kept (a name without `.rf.` is a photo of its own)."""
+    kept: dict[str, int] = {}
+    chosen = []
+    for example in examples:  # read_split's order: by file name
+        photo = example.image.name.split(".rf.")[0]
+        if kept.get(photo, 0) < most:
+            kept[photo] = kept.get(photo, 0) + 1
+            chosen.append(example)
+    return chosen
+
+
 def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[Path] = (),
-         shrink_to: int = LOCALISER_IMGSZ, most_valid: int | None = None) -> dict[str, int]:
+         shrink_to: int = LOCALISER_IMGSZ, most_valid: int | None = None, variants: int | None = None,
+         quality: int = 80) -> dict[str, int]:
     """A self-contained copy of the training photos, small enough to carry to a GPU machine, which builds both
     training sets from it (scripts/gpu_train.sh): DST/tiles, a YOLO folder of src's train and valid splits with
     each `extra` mixed into train (prefixed `extra<k>_`), and DST/negatives, a flat one of the `negatives` photos
-    (of no tile). Every image is written shrunk to `shrink_to` as WebP (labels are normalised: they hold) and
-    labelled in our tile codes. `most_valid` keeps a seeded sample of that many valid photos (what a call may
-    carry is bounded). Returns the photos written per folder."""
+    (of no tile). Every image is written shrunk to `shrink_to` as WebP at `quality` (labels are normalised: they
+    hold) and labelled in our tile codes. What a call may carry is bounded: `most_valid` keeps a seeded sample of
+    that many valid photos, `variants` that many augmented copies of each of src's train photos
+    (`roboflow_variants`). Returns the photos written per folder."""
     sources = [(src, split, dst / "tiles" / split, "") for split in SPLITS]
     sources += [(folder, _train_split(folder), dst / "tiles" / "train", f"extra{k}_") for k, folder in enumerate(extra)]
     sources += [(folder, _train_split(folder), dst / "negatives", f"n{k}_") for k, folder in enumerate(negatives)]
@@ -113,9 +128,12 @@ def pack(src: Path, dst: Path, extra: Sequence[Path] = (), negatives: Sequence[P
         examples = read_split(root / split, len(codes[root]))
         if split == "valid" and most_valid is not None and len(examples) > most_valid:
             examples = [examples[i] for i in sorted(np.random.default_rng(0).permutation(len(examples))[:most_valid])]
+        if root == src and split == "train" and variants is not None:
+            examples = roboflow_variants(examples, variants)
         for example in progress(examples, f"pack {root.name}/{split}".rstrip("/")):
             image = target / "images" / f"{prefix}{example.image.stem}.webp"
-            cv2.imwrite(str(image), _shrunk(cv2.imread(str(example.image)), shrink_to), [cv2.IMWRITE_WEBP_QUALITY, 80])
+            shrunk = _shrunk(cv2.imread(str(example.image)), shrink_to)
+            cv2.imwrite(str(image), shrunk, [cv2.IMWRITE_WEBP_QUALITY, quality])
             boxes = [replace(box, cls=codes[root][box.cls]) for box in example.boxes]
             (target / "labels" / f"{image.stem}.txt").write_text(format_labels(boxes), encoding="ascii")
         folder = target.relative_to(dst).parts[0]  # tiles or negatives

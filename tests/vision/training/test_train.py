@@ -1,5 +1,6 @@
 import cv2
 import numpy as np
+import pytest
 
 from fanshot.datasets.classes import CLASSES
 from fanshot.datasets.yolo import format_data_yaml
@@ -81,6 +82,35 @@ def test_pack_keeps_a_seeded_sample_of_valid_photos_when_asked(tmp_path):
         assert main(["train", "pack", str(real), "--out", str(out), "--most-valid", "4"]) == 0
         kept.append(sorted(p.name for p in (out / "tiles" / "valid" / "images").iterdir()))
     assert len(kept[0]) == 4 and kept[0] == kept[1]
+
+
+def test_pack_keeps_the_first_variants_of_each_roboflow_photo_at_the_quality_asked(tmp_path, capsys):
+    from fanshot.cli import main
+
+    real, rows = tmp_path / "real", tmp_path / "rows"
+    photos = [f"p{k}_jpg.rf.{h}" for k in (1, 2) for h in ("c3", "a1", "b2")] + ["plain"]
+    _yolo(real, "train", dict.fromkeys(photos, "0 0.5 0.5 0.1 0.2\n"))
+    _yolo(real, "valid", {f"v_jpg.rf.{h}": "5 0.5 0.5 0.1 0.2\n" for h in ("a", "b", "c")})
+    _yolo(rows, "", {f"r_jpg.rf.{h}": "0 0.5 0.5 0.1 0.2\n" for h in ("a", "b", "c")})  # an extra: all kept
+    _photos(tmp_path)
+    noise = np.random.default_rng(0).integers(0, 256, (600, 800, 3), dtype=np.uint8)  # a size that shows quality
+    for image in tmp_path.rglob("*.jpg"):
+        cv2.imwrite(str(image), noise)
+
+    sizes = {}
+    for quality in ("80", "30"):
+        out = tmp_path / f"q{quality}"
+        assert main(["train", "pack", str(real), "--out", str(out), "--extra", str(rows), "--variants", "2",
+                     "--quality", quality]) == 0
+        names = sorted(p.stem for p in (out / "tiles" / "train" / "images").iterdir())
+        assert names == ["extra0_r_jpg.rf.a", "extra0_r_jpg.rf.b", "extra0_r_jpg.rf.c", "p1_jpg.rf.a1", "p1_jpg.rf.b2",
+                         "p2_jpg.rf.a1", "p2_jpg.rf.b2", "plain"]
+        assert len(list((out / "tiles" / "valid" / "images").iterdir())) == 3  # valid photos are not variants
+        sizes[quality] = sum(p.stat().st_size for p in out.rglob("*.webp"))
+    assert sizes["30"] < 0.8 * sizes["80"]
+    with pytest.raises(SystemExit) as refused:
+        main(["train", "pack", str(real), "--out", str(tmp_path / "bad"), "--variants", "0"])
+    assert refused.value.code == 2 and "--variants: a count is a whole number from 1" in capsys.readouterr().err
 
 
 def test_pack_refuses_a_folder_whose_classes_are_not_tile_codes_before_writing(tmp_path, capsys):
