@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from fanshot.datasets.yolo import read_names, read_split, split_names
+from fanshot.datasets.yolo import Example, read_names, read_split, split_names
 from fanshot.vision.evaluation.evaluate import evaluate_yolo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training.adapt import adapt
-from fanshot.vision.training.finetune import fine_tuning_from
+from fanshot.vision.training.finetune import fine_tuning_from, pasted_photos
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:
@@ -38,6 +38,21 @@ def subset(root: Path, images: list[Path], out: Path) -> Path:
         label = image.parent.parent / "labels" / f"{image.stem}.txt"
         if label.is_file():
             (out / "labels" / label.name).symlink_to(label.resolve())
+    return out
+
+
+def pasted_folder(root: Path, examples: list[Example], count: int, out: Path) -> Path:
+    """A flat YOLO folder of these photos of `root`, each with `count` tiles of the others pasted standing apart
+    (`finetune.pasted_photos`): a stand-in for photos of the set's tiles scattered on its table."""
+    names = read_names(root)
+    photos = [(e.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2]))
+                         for b in e.boxes]) for e in examples]
+    (out / "labels").mkdir(parents=True)
+    shutil.copyfile(root / "data.yaml", out / "data.yaml")
+    for image, labels in pasted_photos(photos, count, out / "images"):
+        lines = [f"{names.index(code)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
+                 for code, (x1, y1, x2, y2) in labels]
+        (out / "labels" / f"{image.stem}.txt").write_text("".join(lines), encoding="ascii")
     return out
 
 
@@ -68,6 +83,8 @@ def main() -> None:
     parser.add_argument("--fine-tuning", action="append", default=[], metavar="KEY=VALUE",
                         help="the deep kind's FineTuning with KEY set (repeatable; e.g. freeze=10, passes=250, "
                         "judging_passes=0.5, replay=10)")
+    parser.add_argument("--pasted", type=int, default=0, metavar="N", help="also read the photos not adapted on "
+                        "with N tiles of the others pasted standing apart (a stand-in for scattered tiles)")
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
     try:
@@ -96,6 +113,11 @@ def main() -> None:
                 target = args.eval or subset(args.yolo, rest, work / "rest")
                 before = base_on_eval or evaluate_yolo(target, Recogniser.load(args.models), "")
                 after = evaluate_yolo(target, Recogniser.load(work / "models"), "")
+                if args.pasted:
+                    rest_examples = [example for i, example in enumerate(examples) if i not in picked]
+                    scattered = pasted_folder(args.yolo, rest_examples, args.pasted, work / "rest-pasted")
+                    pasted = {name: evaluate_yolo(scattered, Recogniser.load(models), "")["f1"]
+                              for name, models in (("before", args.models), ("after", work / "models"))}
                 run = {"k": k, "seed": seed, "kind": record["kind"], "cover": args.cover,
                        "eval_photos": after["images"],
                        "kept": record["kept"], "conf": record["conf"], "strength": record["strength"],
@@ -105,12 +127,16 @@ def main() -> None:
                        "exact_before": before["exact_match"], "exact_after": after["exact_match"],
                        "seconds": record["seconds"], "cpu_seconds": record["cpu_seconds"], "load": round(load, 1),
                        "fine_tuning": record.get("fine_tuning"), "seconds_by_step": record.get("seconds_by_step")}
+                if args.pasted:
+                    run["pasted"] = {"tiles": args.pasted, "f1_before": pasted["before"], "f1_after": pasted["after"]}
                 runs.append(run)
                 print(f"{run['kind']} k={k:>2} seed={seed} eval={run['eval_photos']:>3}  F1 {run['f1_before']:.3f} -> "
                       f"{run['f1_after']:.3f}  exact {run['exact_before']:.0%} -> {run['exact_after']:.0%}  "
                       f"kept {run['kept']:<7} conf {run['conf']} localiser pull {run['localiser_strength']}  "
                       f"{run['seconds']:.0f} s wall, "
-                      f"{run['cpu_seconds']:.0f} s CPU, load {run['load']}", flush=True)
+                      f"{run['cpu_seconds']:.0f} s CPU, load {run['load']}"
+                      + (f"  pasted F1 {pasted['before']:.3f} -> {pasted['after']:.3f}" if args.pasted else ""),
+                      flush=True)
     for k in args.k:
         mine = [run for run in runs if run["k"] == k]
         mean = {key: float(np.mean([run[key] for run in mine]))

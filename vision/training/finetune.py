@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
@@ -33,6 +34,9 @@ CONVENTION_CONF = 0.25  # the shipped localiser's boxes kept as training boxes: 
 # Scattered standing tiles, which a user's photos may not show, replayed in each fit (`FineTuning.replay`):
 # `fanshot synth --scatter --n 40 --seed 7501` (a seed no set uses), rendered once into the cache.
 REPLAY_SEED, REPLAY_RENDERS = 7501, 40
+# Tiles pasted standing apart (`FineTuning.paste`, `paste_tiles`): scaled as a tile nearer or farther, cut with a
+# margin of their box so that their edges come along (models/experiments/2026-12-06-adaptation-to-095.md)
+PASTE_SCALES, PASTE_MARGIN, PASTE_TRIES, PASTE_SEED = (0.6, 1.3), 0.1, 50, 7502
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class FineTuning:
     # The judging folds' share of `passes`: a judge weaker than the final fit only errs towards keeping the base.
     judging_passes: float = 1.0
     replay: int = 0  # scattered renders (REPLAY_SEED) trained on beside the photos in each fit, at most REPLAY_RENDERS
+    paste: int = 0  # tiles of the other photos pasted into each photo (`paste_tiles`), which it replaces in the fit
 
     def epochs(self, photos: int) -> int:
         return max(self.min_epochs, round(self.passes / max(photos, 1)))
@@ -78,6 +83,8 @@ def fine_tuning_from(pairs: Sequence[str], base: FineTuning | None = None) -> Fi
     settings = replace(base or FINE_TUNING, **changes)
     if not 0 <= settings.replay <= REPLAY_RENDERS:
         raise ValueError(f"fine tuning replay={settings.replay}: between 0 and {REPLAY_RENDERS} renders")
+    if settings.paste < 0:
+        raise ValueError(f"fine tuning paste={settings.paste}: 0 (none) or more tiles a photo")
     return settings
 
 
@@ -142,6 +149,59 @@ def in_localiser_convention(photos: Sequence[LabelledPhoto], base: Recogniser) -
             for (path, labels), found in zip(photos, found_boxes, strict=True)]
 
 
+def paste_tiles(image: np.ndarray, labels: Labels, donors: Sequence[tuple[np.ndarray, Labels]], count: int,
+                rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
+    """A copy of the photo with up to `count` tiles of the donor photos pasted standing apart, and its labels with
+    theirs: each cut at its labelled box (PASTE_MARGIN more each way), scaled by PASTE_SCALES, and put, within
+    PASTE_TRIES draws, where it overlaps no labelled or pasted tile, no higher than a tile above the photo's own
+    (a table, not the wall behind it)."""
+    height, width = image.shape[:2]
+    scale_to = np.array([width, height, width, height], dtype=np.float64)
+    pasted, labels = image.copy(), list(labels)
+    taken = [box * scale_to for _, box in labels]
+    top = min((box[1] - (box[3] - box[1]) for box in taken), default=0.0)
+    pool = [(donor, code, box) for donor, donor_labels in donors for code, box in donor_labels]
+    for _ in range(count if pool else 0):
+        donor, code, box = pool[rng.integers(len(pool))]
+        tile = box * np.array([donor.shape[1], donor.shape[0]] * 2, dtype=np.float64)
+        margin = PASTE_MARGIN * np.tile(tile[2:] - tile[:2], 2) * [-1, -1, 1, 1]
+        x1, y1, x2, y2 = np.clip(np.round(tile + margin), 0, [donor.shape[1], donor.shape[0]] * 2).astype(int)
+        scale = rng.uniform(*PASTE_SCALES)
+        cut_width, cut_height = max(1, round((x2 - x1) * scale)), max(1, round((y2 - y1) * scale))
+        lowest_top = max(0, int(top))
+        if cut_width >= width or cut_height >= height - lowest_top:
+            continue
+        for _ in range(PASTE_TRIES):
+            x, y = int(rng.integers(0, width - cut_width + 1)), int(rng.integers(lowest_top, height - cut_height + 1))
+            place = np.array([x, y, x + cut_width, y + cut_height], dtype=np.float64)
+            if not any(place[0] < other[2] and other[0] < place[2] and place[1] < other[3] and other[1] < place[3]
+                       for other in taken):
+                break
+        else:
+            continue
+        interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        pasted[y:y + cut_height, x:x + cut_width] = cv2.resize(donor[y1:y2, x1:x2], (cut_width, cut_height),
+                                                               interpolation=interpolation)
+        taken.append(place)
+        labels.append((code, np.clip(((tile - [x1, y1, x1, y1]) * scale + [x, y, x, y]) / scale_to, 0, 1)))
+    return pasted, labels
+
+
+def pasted_photos(photos: Sequence[LabelledPhoto], count: int, out: Path,
+                  seed: int = PASTE_SEED) -> list[LabelledPhoto]:
+    """Each photo with `count` tiles of the other photos pasted (`paste_tiles`), written to `out` as JPEG."""
+    out.mkdir(parents=True, exist_ok=True)
+    images = [load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE) for path, _ in photos]
+    written = []
+    for number, ((path, labels), image) in enumerate(zip(photos, images, strict=True)):
+        donors = [(other, photos[k][1]) for k, other in enumerate(images) if k != number]
+        pasted, with_pasted = paste_tiles(image, labels, donors, count, np.random.default_rng([seed, number]))
+        target = out / f"{number:04d}-{path.stem}.jpg"
+        cv2.imwrite(str(target), cv2.cvtColor(pasted, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95])
+        written.append((target, with_pasted))
+    return written
+
+
 def write_localiser_dataset(photos: Sequence[LabelledPhoto], root: Path, classes: Sequence[str]) -> Path:
     """A flat face/back YOLO folder of the photos (linked) for ultralytics, which then validates on them too (the
     run keeps its last weights; nothing is chosen on val); returns its data.yaml."""
@@ -172,6 +232,8 @@ def finetune_localiser(photos: Sequence[LabelledPhoto], localiser: Path, classes
     report, settings = progress or (lambda fraction, message: None), settings or FINE_TUNING
     os.environ.setdefault("YOLO_VERBOSE", "False")  # the adaptation reports its own progress; read at import
     replayed = replay_photos(settings.replay, replay_folder()) if settings.replay else []
+    if settings.paste:
+        photos = pasted_photos(photos, settings.paste, scratch / "pasted")
     data = write_localiser_dataset([*photos, *replayed], scratch / "data", classes)
     configure_ultralytics(scratch / "ultralytics-config")
     from ultralytics import YOLO

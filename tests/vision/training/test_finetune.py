@@ -17,6 +17,8 @@ from fanshot.vision.training.finetune import (
     box_offsets,
     fine_tuning_from,
     in_localiser_convention,
+    paste_tiles,
+    pasted_photos,
     replay_folder,
     replay_photos,
 )
@@ -52,9 +54,60 @@ def test_an_arm_of_the_fine_tuning_is_set_by_key_and_value_typed_as_the_setting(
     assert fine_tuning_from([]) == finetune.FINE_TUNING
 
 
+def photo_of_one_row(seed: int, tiles: int = 4) -> tuple[np.ndarray, list]:
+    """A 200×300 teal table with a row of `tiles` distinct 20×30 tiles from y 40, each a colour of its own."""
+    image = np.full((300, 200, 3), (40, 160, 160), np.uint8)
+    labels = []
+    for k in range(tiles):
+        x = 20 + 25 * k
+        image[40:70, x:x + 20] = (200, 30 * k + 10 * seed, 90)
+        labels.append((f"{k + 1}m", np.array([x / 200, 40 / 300, (x + 20) / 200, 70 / 300])))
+    return image, labels
+
+
+def test_pasted_tiles_stand_apart_on_the_table_labelled_with_the_donors_codes():
+    image, labels = photo_of_one_row(0)
+    donor = photo_of_one_row(1)
+    pasted, with_pasted = paste_tiles(image, labels, [donor], 6, np.random.default_rng(0))
+    assert with_pasted[:len(labels)] == labels and len(with_pasted) == len(labels) + 6
+    size = np.array([200, 300, 200, 300])
+    boxes = [box * size for _, box in with_pasted]
+    for i, a in enumerate(boxes):  # no pasted tile overlaps the row or another
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    for code, box in with_pasted[len(labels):]:
+        x1, y1, x2, y2 = np.round(box * size).astype(int)
+        assert y1 >= 10  # no higher than a tile above the row (40 - 30)
+        k = int(code[0]) - 1
+        centre = pasted[(y1 + y2) // 2, (x1 + x2) // 2]
+        assert np.abs(centre.astype(int) - [200, 30 * k + 10, 90]).max() <= 3  # the donor's tile of that code
+    outside = np.ones(image.shape[:2], bool)
+    for _, box in with_pasted[len(labels):]:
+        x1, y1, x2, y2 = np.round(box * size).astype(int)
+        outside[max(0, y1 - 5):y2 + 5, max(0, x1 - 5):x2 + 5] = False
+    assert np.array_equal(pasted[outside], image[outside]) and not np.array_equal(pasted, image)
+    again = paste_tiles(image, labels, [donor], 6, np.random.default_rng(0))
+    assert np.array_equal(again[0], pasted)  # seeded
+    assert paste_tiles(image, labels, [], 6, np.random.default_rng(0))[1] == labels  # no donor: as it was
+
+
+def test_pasting_in_a_fit_replaces_each_photo_by_its_pasted_copy(tmp_path):
+    photos = []
+    for seed in range(3):
+        image, labels = photo_of_one_row(seed)
+        path = tmp_path / f"p{seed}.png"
+        cv2.imwrite(str(path), cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+        photos.append((path, labels))
+    written = pasted_photos(photos, 3, tmp_path / "pasted")
+    assert len(written) == 3 and all(path.parent == tmp_path / "pasted" for path, _ in written)
+    assert all(len(labels) == 7 for _, labels in written)
+    assert fine_tuning_from(["paste=6"]).paste == 6
+
+
 @pytest.mark.parametrize(("pair", "message"), [
     ("frozen=10", "KEY one of passes, min_epochs, lr0"), ("freeze", "write KEY=VALUE"),
-    ("freeze=half", "freeze takes a int"), ("replay=41", "between 0 and 40 renders")])
+    ("freeze=half", "freeze takes a int"), ("replay=41", "between 0 and 40 renders"),
+    ("paste=-1", "0 \\(none\\) or more tiles")])
 def test_a_bad_arm_is_refused_naming_the_pair_and_the_fix(pair, message):
     with pytest.raises(ValueError, match=message):
         fine_tuning_from([pair])
