@@ -229,7 +229,7 @@ def test_fanshot_adapt_deep_fine_tunes_the_localiser_and_judges_it_by_folds(trai
     assert (out / "localiser-second.onnx").is_file() == (not localiser_changed)
     assert record["fine_tuning"]["epochs"] == 2  # 6 passes over the 4 photos, rounded
     assert set(record["seconds_by_step"]) == {"localiser", "classifier", "judging"}
-    assert sum(record["seconds_by_step"].values()) <= record["seconds"]
+    assert sum(record["seconds_by_step"].values()) <= record["seconds"] + 0.2  # four figures rounded to 0.1 s
     Recogniser.load(out)  # loads and serves
     assert main(["eval", "--yolo", str(folder), "--models", str(out), "--json"]) == 0
 
