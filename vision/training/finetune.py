@@ -151,26 +151,42 @@ def in_localiser_convention(photos: Sequence[LabelledPhoto], base: Recogniser) -
             for (path, labels), found in zip(photos, found_boxes, strict=True)]
 
 
-def paste_tiles(image: np.ndarray, labels: Labels, donors: Sequence[tuple[np.ndarray, Labels]], count: int,
+@dataclass(frozen=True)
+class CutTile:
+    """A labelled tile cut from its photo with PASTE_MARGIN of its box more each way (its edges come along)."""
+
+    code: str
+    pixels: np.ndarray
+    box: np.ndarray  # x1, y1, x2, y2 of the tile in `pixels`
+
+
+def cut_tiles(image: np.ndarray, labels: Labels) -> list[CutTile]:
+    """The photo's labelled tiles, cut for pasting (`CutTile`); a box with no pixels in the photo is left out."""
+    size = np.array([image.shape[1], image.shape[0]] * 2, dtype=np.float64)
+    tiles = []
+    for code, box in labels:
+        tile = box * size
+        margin = PASTE_MARGIN * np.tile(tile[2:] - tile[:2], 2) * [-1, -1, 1, 1]
+        x1, y1, x2, y2 = np.clip(np.round(tile + margin), 0, size).astype(int)
+        if x2 > x1 and y2 > y1:
+            tiles.append(CutTile(code, image[y1:y2, x1:x2].copy(), tile - [x1, y1, x1, y1]))
+    return tiles
+
+
+def paste_tiles(image: np.ndarray, labels: Labels, tiles: Sequence[CutTile], count: int,
                 rng: np.random.Generator) -> tuple[np.ndarray, Labels]:
-    """A copy of the photo with up to `count` tiles of the donor photos pasted standing apart, and its labels with
-    theirs: each cut at its labelled box (PASTE_MARGIN more each way), scaled by PASTE_SCALES, and put, within
-    PASTE_TRIES draws, where it overlaps no labelled or pasted tile, no higher than a tile above the photo's own
-    (a table, not the wall behind it)."""
+    """A copy of the photo with up to `count` of the tiles (cut from other photos) pasted standing apart, and its
+    labels with theirs: each scaled by PASTE_SCALES and put, within PASTE_TRIES draws, where it overlaps no labelled
+    or pasted tile, no higher than a tile above the photo's own (a table, not the wall behind it)."""
     height, width = image.shape[:2]
     scale_to = np.array([width, height, width, height], dtype=np.float64)
     pasted, labels = image.copy(), list(labels)
     taken = [box * scale_to for _, box in labels]
-    top = min((box[1] - (box[3] - box[1]) for box in taken), default=0.0)
-    pool = [(donor, code, box) for donor, donor_labels in donors for code, box in donor_labels]
-    for _ in range(count if pool else 0):
-        donor, code, box = pool[rng.integers(len(pool))]
-        tile = box * np.array([donor.shape[1], donor.shape[0]] * 2, dtype=np.float64)
-        margin = PASTE_MARGIN * np.tile(tile[2:] - tile[:2], 2) * [-1, -1, 1, 1]
-        x1, y1, x2, y2 = np.clip(np.round(tile + margin), 0, [donor.shape[1], donor.shape[0]] * 2).astype(int)
+    lowest_top = max(0, int(min((box[1] - (box[3] - box[1]) for box in taken), default=0.0)))
+    for _ in range(count if tiles else 0):
+        tile = tiles[rng.integers(len(tiles))]
         scale = rng.uniform(*PASTE_SCALES)
-        cut_width, cut_height = max(1, round((x2 - x1) * scale)), max(1, round((y2 - y1) * scale))
-        lowest_top = max(0, int(top))
+        cut_height, cut_width = (max(1, round(side * scale)) for side in tile.pixels.shape[:2])
         if cut_width >= width or cut_height >= height - lowest_top:
             continue
         for _ in range(PASTE_TRIES):
@@ -182,22 +198,27 @@ def paste_tiles(image: np.ndarray, labels: Labels, donors: Sequence[tuple[np.nda
         else:
             continue
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        pasted[y:y + cut_height, x:x + cut_width] = cv2.resize(donor[y1:y2, x1:x2], (cut_width, cut_height),
+        pasted[y:y + cut_height, x:x + cut_width] = cv2.resize(tile.pixels, (cut_width, cut_height),
                                                                interpolation=interpolation)
         taken.append(place)
-        labels.append((code, np.clip(((tile - [x1, y1, x1, y1]) * scale + [x, y, x, y]) / scale_to, 0, 1)))
+        labels.append((tile.code, np.clip((tile.box * scale + [x, y, x, y]) / scale_to, 0, 1)))
     return pasted, labels
 
 
 def pasted_photos(photos: Sequence[LabelledPhoto], count: int, out: Path,
                   seed: int = PASTE_SEED) -> list[LabelledPhoto]:
-    """Each photo with `count` tiles of the other photos pasted (`paste_tiles`), written to `out` as JPEG."""
+    """Each photo with `count` tiles of the other photos pasted (`paste_tiles`), written to `out` as JPEG. Only the
+    cut tiles are held, not the photos: a user's confirmed photos may be many."""
     out.mkdir(parents=True, exist_ok=True)
-    images = [load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE) for path, _ in photos]
+
+    def photo(path: Path) -> np.ndarray:
+        return load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
+
+    tiles = [cut_tiles(photo(path), labels) for path, labels in photos]
     written = []
-    for number, ((path, labels), image) in enumerate(zip(photos, images, strict=True)):
-        donors = [(other, photos[k][1]) for k, other in enumerate(images) if k != number]
-        pasted, with_pasted = paste_tiles(image, labels, donors, count, np.random.default_rng([seed, number]))
+    for number, (path, labels) in enumerate(photos):
+        others = [tile for k, cut in enumerate(tiles) if k != number for tile in cut]
+        pasted, with_pasted = paste_tiles(photo(path), labels, others, count, np.random.default_rng([seed, number]))
         target = out / f"{number:04d}-{path.stem}.jpg"
         cv2.imwrite(str(target), cv2.cvtColor(pasted, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95])
         written.append((target, with_pasted))

@@ -15,6 +15,7 @@ from fanshot.vision.training import adapt, finetune
 from fanshot.vision.training.finetune import (
     FineTuning,
     box_offsets,
+    cut_tiles,
     fine_tuning_from,
     in_localiser_convention,
     paste_tiles,
@@ -67,8 +68,9 @@ def photo_of_one_row(seed: int, tiles: int = 4) -> tuple[np.ndarray, list]:
 
 def test_pasted_tiles_stand_apart_on_the_table_labelled_with_the_donors_codes():
     image, labels = photo_of_one_row(0)
-    donor = photo_of_one_row(1)
-    pasted, with_pasted = paste_tiles(image, labels, [donor], 6, np.random.default_rng(0))
+    donor = cut_tiles(*photo_of_one_row(1))
+    assert [tile.code for tile in donor] == ["1m", "2m", "3m", "4m"] and donor[0].pixels.shape == (36, 24, 3)
+    pasted, with_pasted = paste_tiles(image, labels, donor, 6, np.random.default_rng(0))
     assert with_pasted[:len(labels)] == labels and len(with_pasted) == len(labels) + 6
     size = np.array([200, 300, 200, 300])
     boxes = [box * size for _, box in with_pasted]
@@ -86,7 +88,7 @@ def test_pasted_tiles_stand_apart_on_the_table_labelled_with_the_donors_codes():
         x1, y1, x2, y2 = np.round(box * size).astype(int)
         outside[max(0, y1 - 5):y2 + 5, max(0, x1 - 5):x2 + 5] = False
     assert np.array_equal(pasted[outside], image[outside]) and not np.array_equal(pasted, image)
-    again = paste_tiles(image, labels, [donor], 6, np.random.default_rng(0))
+    again = paste_tiles(image, labels, donor, 6, np.random.default_rng(0))
     assert np.array_equal(again[0], pasted)  # seeded
     assert paste_tiles(image, labels, [], 6, np.random.default_rng(0))[1] == labels  # no donor: as it was
 
