@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from fanshot.datasets.yolo import Example, read_names, read_split, split_names
+from fanshot.datasets.yolo import Box, format_labels, read_names, read_split, split_names
 from fanshot.vision.evaluation.evaluate import evaluate_yolo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
-from fanshot.vision.training.adapt import adapt
-from fanshot.vision.training.finetune import fine_tuning_from, pasted_photos
+from fanshot.vision.training.adapt import adapt, split_photos
+from fanshot.vision.training.finetune import LabelledPhoto, fine_tuning_from, pasted_photos
 
 
 def subset(root: Path, images: list[Path], out: Path) -> Path:
@@ -41,18 +41,16 @@ def subset(root: Path, images: list[Path], out: Path) -> Path:
     return out
 
 
-def pasted_folder(root: Path, examples: list[Example], count: int, out: Path) -> Path:
+def pasted_folder(root: Path, photos: list[LabelledPhoto], count: int, out: Path) -> Path:
     """A flat YOLO folder of these photos of `root`, each with `count` tiles of the others pasted standing apart
     (`finetune.pasted_photos`): a stand-in for photos of the set's tiles scattered on its table."""
     names = read_names(root)
-    photos = [(e.image, [(names[b.cls], np.array([b.cx - b.w / 2, b.cy - b.h / 2, b.cx + b.w / 2, b.cy + b.h / 2]))
-                         for b in e.boxes]) for e in examples]
     (out / "labels").mkdir(parents=True)
     shutil.copyfile(root / "data.yaml", out / "data.yaml")
     for image, labels in pasted_photos(photos, count, out / "images"):
-        lines = [f"{names.index(code)} {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}\n"
+        boxes = [Box(names.index(code), (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
                  for code, (x1, y1, x2, y2) in labels]
-        (out / "labels" / f"{image.stem}.txt").write_text("".join(lines), encoding="ascii")
+        (out / "labels" / f"{image.stem}.txt").write_text(format_labels(boxes), encoding="ascii")
     return out
 
 
@@ -95,6 +93,7 @@ def main() -> None:
     names = read_names(args.yolo)
     examples = [e for split in split_names(args.yolo) for e in read_split(args.yolo / split, len(names))]
     photos = [e.image for e in examples]
+    labelled = [photo for split in split_names(args.yolo) for photo in split_photos(args.yolo / split, names)]
     codes = [{names[b.cls] for b in e.boxes} for e in examples]
     runs = []
     with tempfile.TemporaryDirectory() as scratch:
@@ -114,8 +113,8 @@ def main() -> None:
                 before = base_on_eval or evaluate_yolo(target, Recogniser.load(args.models), "")
                 after = evaluate_yolo(target, Recogniser.load(work / "models"), "")
                 if args.pasted:
-                    rest_examples = [example for i, example in enumerate(examples) if i not in picked]
-                    scattered = pasted_folder(args.yolo, rest_examples, args.pasted, work / "rest-pasted")
+                    rest_photos = [photo for i, photo in enumerate(labelled) if i not in picked]
+                    scattered = pasted_folder(args.yolo, rest_photos, args.pasted, work / "rest-pasted")
                     pasted = {name: evaluate_yolo(scattered, Recogniser.load(models), "")["f1"]
                               for name, models in (("before", args.models), ("after", work / "models"))}
                 run = {"k": k, "seed": seed, "kind": record["kind"], "cover": args.cover,

@@ -23,6 +23,7 @@ import numpy as np
 
 from fanshot.datasets.yolo import format_data_yaml, read_names, read_split
 from fanshot.scoring.tiles import BACK
+from fanshot.vision.geometry import iou
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import Recogniser
 from fanshot.vision.training.matching import match_labels
@@ -192,8 +193,7 @@ def paste_tiles(image: np.ndarray, labels: Labels, tiles: Sequence[CutTile], cou
         for _ in range(PASTE_TRIES):
             x, y = int(rng.integers(0, width - cut_width + 1)), int(rng.integers(lowest_top, height - cut_height + 1))
             place = np.array([x, y, x + cut_width, y + cut_height], dtype=np.float64)
-            if not any(place[0] < other[2] and other[0] < place[2] and place[1] < other[3] and other[1] < place[3]
-                       for other in taken):
+            if not taken or not iou(place, np.array(taken)).any():
                 break
         else:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import shutil
+from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -97,12 +98,12 @@ def build_localiser_dataset(src: Path, dst: Path, extra: Sequence[Path] = ()) ->
 def roboflow_variants(examples: Sequence[Example], most: int) -> list[Example]:
     """The examples with at most `most` of each photo's augmented copies: a Roboflow export names them
     `<photo>.rf.<hash>.<ext>`, the first ones in name order kept (a name without `.rf.` is a photo of its own)."""
-    kept: dict[str, int] = {}
+    kept: Counter[str] = Counter()
     chosen = []
     for example in examples:  # read_split's order: by file name
         photo = example.image.name.split(".rf.")[0]
-        if kept.get(photo, 0) < most:
-            kept[photo] = kept.get(photo, 0) + 1
+        if kept[photo] < most:
+            kept[photo] += 1
             chosen.append(example)
     return chosen
 
