@@ -118,7 +118,8 @@ def test_a_bad_arm_is_refused_naming_the_pair_and_the_fix(pair, message):
 def test_the_judging_folds_fit_a_share_of_the_passes_and_the_final_fit_all():
     settings = FineTuning(passes=400, judging_passes=0.5, freeze=10)
     assert settings.for_judging() == FineTuning(passes=200, judging_passes=1.0, freeze=10)
-    assert FineTuning().for_judging() == FineTuning()
+    assert FineTuning(judging_passes=1.0).for_judging() == FineTuning(judging_passes=1.0)
+    assert FineTuning().for_judging().passes == FineTuning().passes // 2  # the default: judged at half
 
 
 def test_scattered_renders_are_rendered_once_and_replayed_with_their_face_boxes(tmp_path, monkeypatch):
