@@ -12,10 +12,10 @@ fanshot() { $PY -m fanshot "$@"; }
 [ -d work/train-rows ] || fanshot evalsets --train-rows 300 --seed 501 --out work/train-rows
 [ -d work/clutter-neg ] || fanshot evalsets --out work/clutter-neg --seed 100 --rows 0 --big 0 --clutter 150
 rm -rf gpu carry .whl && mkdir -p gpu/art/faces carry
-# To fit the 64 MiB beside the tracked files (models/experiments/2026-12-04-gpu-both-models.md, 12-06): 100 of the
-# 296 valid photos (ultralytics' per-epoch check needs no more), two of each train photo's three Roboflow copies,
-# WebP quality 70
-fanshot train pack work/real43 --out gpu/data --most-valid 100 --variants 2 --quality 70 --extra work/train-rows \
+# To fit the 64 MiB beside the tracked files (models/experiments/2026-12-04-gpu-both-models.md, 12-06; the tracked
+# files grew 6.4 MB with the small-face classifier): 100 of the 296 valid photos (ultralytics' per-epoch check needs
+# no more), one of each train photo's three Roboflow copies (ultralytics augments each epoch), WebP quality 70
+fanshot train pack work/real43 --out gpu/data --most-valid 100 --variants 1 --quality 70 --extra work/train-rows \
   --negatives work/clutter-neg/clutter --negatives work/clutter-neg/clutter-train
 for faces in "$ART"/faces/*; do  # every training source; never the adaptation-only art
   [ "$(basename "$faces")" = kmahjongg-classic ] || cp -r "$faces" gpu/art/faces/

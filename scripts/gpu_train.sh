@@ -75,8 +75,9 @@ fanshot train classifier --data $data --runs $runs --name classifier --init mode
   --lr0 $CLASSIFIER_LR0 --warmup-epochs 0.3 --hours $(hours "${CLASSIFIER_HOURS:-}" 1) --batch $CLASSIFIER_BATCH \
   --device $DEVICE --workers $((CORES - 1)) > $OUT/classifier.log 2>&1 || { tail -20 $OUT/classifier.log; exit 1; }
 elapsed "classifier trained"
-# the shipped settings, kept by the export, and the second look's localiser they name (not retrained here)
-mkdir -p $OUT/models && cp models/vision.json $OUT/models/ && cp models/localiser-second.onnx $OUT/models/
+# the shipped settings, kept by the export, and the second look's localiser and the small faces' classifier they
+# name (not retrained here)
+mkdir -p $OUT/models && cp models/vision.json models/localiser-second.onnx models/classifier-small.onnx $OUT/models/
 fanshot train export --runs $runs --out $OUT/models --command-line \
   "DEVICE=$DEVICE SEED=$SEED RANDOMISED=$RANDOMISED SCATTERED=$SCATTERED PLAIN=$PLAIN bash scripts/gpu_train.sh" \
   > $OUT/export.log 2>&1 || { tail -20 $OUT/export.log; exit 1; }
@@ -85,8 +86,8 @@ for kind in localiser classifier; do
   tail -3 $OUT/$kind-results.csv | cut -d, -f1-8
 done
 # At most 8 files come back from the device machine: the logs and the epochs' results travel as one archive and
-# both checkpoints as another, so that the models folder (4 files), checkpoints.tar, logs.tgz and the call's own
-# run.log make 7.
+# both checkpoints as another, so that the models folder (5 files), checkpoints.tar, logs.tgz and the call's own
+# run.log make 8.
 logs=(localiser.log classifier.log export.log localiser-results.csv classifier-results.csv)
 tar -czf $OUT/logs.tgz -C $OUT "${logs[@]}" && (cd $OUT && rm "${logs[@]}")
 tar -cf $OUT/checkpoints.tar -C $OUT localiser-best.pt classifier-best.pt && rm $OUT/localiser-best.pt $OUT/classifier-best.pt

@@ -18,7 +18,8 @@ from fanshot.vision.image import MIN_SIDE, RECOGNITION_MAX_SIDE
 
 DEFAULT_CONF = 0.3  # the localiser's score threshold for a vision.json that names none (each model sets its own)
 # each can be switched off
-STAGES = ("zoom_in", "scan", "zoom_out", "turn", "second_look", "fine_crops", "row_fill", "not_a_tile")
+STAGES = ("zoom_in", "scan", "zoom_out", "turn", "second_look", "fine_crops", "small_faces", "row_fill",
+          "not_a_tile")
 
 
 class Settings(BaseModel):
@@ -109,6 +110,19 @@ class FineCrops(Settings):
     below: float = Field(24.0, gt=0, description="px: a face this small in the frame read is named at full size")
     min_gain: float = Field(1.5, ge=1, description="only when the photo's longer side is at least this many times "
                                                    "the frame read's")
+
+
+class SmallFaces(Settings):
+    """A second classifier for small faces: a face under `below` px (side, √area) in the image its crop is cut from
+    is enlarged to the classifier's 64 px, a blur that this one trained on (train crops shown 16-44 px wide,
+    `fanshot train data --small`) and the main one did not; it names those faces, the main one every other. Off
+    while `classifier` names no file: then the version leaves these settings out (`VisionFile.version`)."""
+
+    enabled: bool = True
+    classifier: str | None = Field(None, min_length=1, pattern=r"^[^/\\]+$",
+                                   description="a classifier ONNX file in the models folder, of the main one's "
+                                               "input and classes; null: every face named by the main one")
+    below: float = Field(48.0, gt=0, description="px: a face this small in the image its crop is cut from")
 
 
 class RowFill(Settings):
@@ -202,6 +216,7 @@ class RecogniserConfig(Settings):
     turn: Turn = Turn()
     second_look: SecondLook = SecondLook()
     fine_crops: FineCrops = FineCrops()
+    small_faces: SmallFaces = SmallFaces()
     row_fill: RowFill = RowFill()
     not_a_tile: NotATile = NotATile()
     layout: Layout = Layout()
@@ -303,21 +318,28 @@ class VisionFile(Settings):
         return path
 
     def with_classifier(self, classes: list[str], conf: float) -> VisionFile:
-        """This file for a classifier refitted to `classes`, read at the threshold `conf` (checked by `write`)."""
-        return self.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
-                                       "recogniser": self.recogniser.model_copy(update={"conf": conf})})
+        """This file for a classifier refitted to `classes`, read at the threshold `conf` (checked by `write`); with
+        other classes, naming no small faces' classifier (it names the previous ones)."""
+        kept = self if tuple(classes) == self.classifier.classes else self.without_small_faces()
+        return kept.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
+                                       "recogniser": kept.recogniser.model_copy(update={"conf": conf})})
 
     def without_second_look(self) -> VisionFile:
         """This file naming no second localiser (`second_look` then does nothing)."""
         stage = self.recogniser.second_look.model_copy(update={"localiser": None})
         return self.model_copy(update={"recogniser": self.recogniser.model_copy(update={"second_look": stage})})
 
+    def without_small_faces(self) -> VisionFile:
+        """This file naming no small-face classifier (every face then named by the classifier)."""
+        stage = self.recogniser.small_faces.model_copy(update={"classifier": None})
+        return self.model_copy(update={"recogniser": self.recogniser.model_copy(update={"small_faces": stage})})
+
     def model_files(self) -> tuple[tuple[str, str], ...]:
         """The model files it names, each with its stage: the localiser, the classifier, then the second look's
-        localiser when it names one (a localiser of the first one's input and output)."""
-        second = self.recogniser.second_look.localiser
+        localiser and the small faces' classifier where it names them (each of the main one's input and output)."""
+        second, small = self.recogniser.second_look.localiser, self.recogniser.small_faces.classifier
         return (("localiser", self.localiser.file), ("classifier", self.classifier.file),
-                *((("localiser", second),) if second else ()))
+                *((("localiser", second),) if second else ()), *((("classifier", small),) if small else ()))
 
     def files(self) -> tuple[str, ...]:
         """The model files it names, localiser first (`model_files`)."""
@@ -328,13 +350,16 @@ class VisionFile(Settings):
         bytes and every setting, so two folders that read alike share it; the records (`RECORDS`, such as the
         training commands' prose), the files' names, the page's viewfinder thresholds (`recogniser.live`: the
         server never reads them) and a second look's settings while it names no localiser (`SecondLook`: they
-        change no reading) are left out. A second localiser's bytes count with the two models'."""
-        second = self.recogniser.second_look.localiser
+        change no reading), nor the small faces' while it names no classifier, are left out. A second localiser's
+        and a small-face classifier's bytes count with the two models'."""
+        optional = {("second_look", "localiser"): self.recogniser.second_look.localiser,
+                    ("small_faces", "classifier"): self.recogniser.small_faces.classifier}
         unread = {**dict.fromkeys(RECORDS, True), "localiser": {"file"}, "classifier": {"file"},
-                  "recogniser": {"live"} if second else {"live", "second_look"}}
+                  "recogniser": {"live", *(stage for (stage, _), file in optional.items() if not file)}}
         settings = self.model_dump(mode="json", exclude=unread)
-        if second:
-            del settings["recogniser"]["second_look"]["localiser"]  # a file name, as the two models' are
+        for (stage, key), file in optional.items():
+            if file:
+                del settings["recogniser"][stage][key]  # a file name, as the two models' are
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
         for name in self.files():
             digest.update((folder / name).read_bytes())

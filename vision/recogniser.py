@@ -183,10 +183,11 @@ class Recognition:
 
 @dataclass(frozen=True)
 class Recogniser:
-    """The two ONNX models and the settings they are read with, and `second`: the same with the second look's
-    localiser, where `second_look` names one. `Recogniser.load(models_dir)` builds one from a models folder;
-    `shipped()` / `for_models(dir)` give the process's shared one; `with_config` the same models read with other
-    settings (a threshold, a stage switched off)."""
+    """The two ONNX models and the settings they are read with, `second`: the same with the second look's
+    localiser, where `second_look` names one, and `small_classifier`, where `small_faces` names one.
+    `Recogniser.load(models_dir)` builds one from a models folder; `shipped()` / `for_models(dir)` give the
+    process's shared one; `with_config` the same models read with other settings (a threshold, a stage switched
+    off)."""
 
     localiser: ort.InferenceSession
     localiser_size: int
@@ -196,18 +197,23 @@ class Recogniser:
     codes: list[str]
     config: RecogniserConfig
     second: Recogniser | None = None
+    small_classifier: ort.InferenceSession | None = None
 
     @classmethod
     def load(cls, models_dir: Path) -> Recogniser:
-        """Both ONNX sessions (and the second look's localiser, where one is named) and the settings of
-        `models_dir/vision.json`."""
+        """Both ONNX sessions (and the second look's localiser and the small faces' classifier, where they are
+        named) and the settings of `models_dir/vision.json`."""
         models = VisionFile.read(models_dir)
         loc, named = models.localiser, models.classifier
         first = cls(session(models_dir / loc.file), loc.imgsz, list(loc.classes),
                     session(models_dir / named.file), named.imgsz, list(named.classes), models.recogniser)
+        if (small := models.recogniser.small_faces.classifier) is not None:
+            first = replace(first, small_classifier=stage_model(models_dir, small, "small_faces.classifier",
+                                                                named.imgsz, outputs=len(named.classes)))
         if (second := models.recogniser.second_look.localiser) is None:
             return first
-        return replace(first, second=replace(first, localiser=second_localiser(models_dir, second, loc.imgsz)))
+        return replace(first, second=replace(first, localiser=stage_model(models_dir, second,
+                                                                          "second_look.localiser", loc.imgsz)))
 
     def with_config(self, config: RecogniserConfig) -> Recogniser:
         return replace(self, config=config, second=None if self.second is None else self.second.with_config(config))
@@ -231,15 +237,26 @@ class Recogniser:
             return np.zeros((0, size, size, 3), dtype=np.uint8)
         return np.stack([cut_crop(image, box, size) for box in boxes])
 
-    def read_crops(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (N×codes) of tile crops."""
-        if not len(crops):
-            return np.zeros((0, len(self.codes)), dtype=np.float32)
-        return self.classifier.run(None, {self.classifier.get_inputs()[0].name: to_tensor(crops)})[0]
+    def read_crops(self, crops: np.ndarray, sides: np.ndarray | None = None) -> np.ndarray:
+        """Class probabilities (N×codes) of tile crops; given each face's side in the image its crop was cut from,
+        the small ones are named by the small faces' classifier (`small_faces`)."""
+        probs = np.zeros((len(crops), len(self.codes)), dtype=np.float32)
+        small = self.small_faces(sides, len(crops))
+        for classifier, which in ((self.classifier, ~small), (self.small_classifier, small)):
+            if classifier is not None and which.any():
+                probs[which] = classifier.run(None, {classifier.get_inputs()[0].name: to_tensor(crops[which])})[0]
+        return probs
+
+    def small_faces(self, sides: np.ndarray | None, count: int) -> np.ndarray:
+        """Which of `count` faces of these `sides` the small faces' classifier names."""
+        stage = self.config.small_faces
+        if sides is None or self.small_classifier is None or not stage.enabled:
+            return np.zeros(count, dtype=bool)
+        return sides < stage.below
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Class probabilities (N×codes) of the tile crops."""
-        return self.read_crops(self.cut_crops(image, boxes))
+        return self.read_crops(self.cut_crops(image, boxes), tile_sides(boxes))
 
     # The localisation stages.
 
@@ -370,8 +387,8 @@ class Recogniser:
         the way the classifier reads its faces more surely (`sureness`), classified. Each crop is read as cut and
         turned half, which is the half-turned photo's crop bar resampling."""
         found, image = look.found, look.image
-        crops = self.cut_crops(image, found.boxes)
-        both = self.read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+        crops, sides = self.cut_crops(image, found.boxes), tile_sides(found.boxes)
+        both = self.read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]), np.concatenate([sides, sides]))
         upright, flipped = both[:len(crops)], both[len(crops):]
         faces = found.faces
         if not faces.any() or sureness(flipped[faces]) <= sureness(upright[faces]):
@@ -397,11 +414,10 @@ class Recogniser:
         if not small.any() or original.longer_side() < fine.min_gain * max(width, height):
             return look
         full = original.pixels()
-        scale = np.array([full.shape[1] / width, full.shape[0] / height] * 2)
-        crops = [cut_crop(full, box * scale, self.classifier_size, look.turns)
-                 for box in look.photo_boxes(width, height)[small]]
+        boxes = look.photo_boxes(width, height)[small] * np.array([full.shape[1] / width, full.shape[0] / height] * 2)
+        crops = np.stack([cut_crop(full, box, self.classifier_size, look.turns) for box in boxes])
         probs = look.found.probs.copy()
-        probs[small] = self.read_crops(np.stack(crops))
+        probs[small] = self.read_crops(crops, tile_sides(boxes))
         return replace(look, found=replace(look.found, probs=probs))
 
     def drop_non_tiles(self, found: Detections) -> Detections:
@@ -462,17 +478,23 @@ class Recogniser:
         return {**named, "confidence": round(named["confidence"], 4)}
 
 
-def second_localiser(models_dir: Path, name: str, size: int) -> ort.InferenceSession:
-    """The second look's localiser, `name` in `models_dir`; refused, naming its setting, when the file is not
-    there or takes another input side than the first localiser's `size`."""
-    where = f"{models_dir / VISION_JSON}: recogniser.second_look.localiser"
+def stage_model(models_dir: Path, name: str, setting: str, size: int, outputs: int | None = None
+                ) -> ort.InferenceSession:
+    """A stage's own model (the second look's localiser, the small faces' classifier), `name` in `models_dir`;
+    refused, naming its `setting`, when the file is not there, or takes another input side than the main model's
+    `size`, or gives another number of `outputs` (a classifier's classes)."""
+    where = f"{models_dir / VISION_JSON}: recogniser.{setting}"
     if not (models_dir / name).is_file():
-        raise ValueError(f"{where}: no file {name!r} in {models_dir}; put that localiser there, or set it to null")
+        raise ValueError(f"{where}: no file {name!r} in {models_dir}; put that model there, or set it to null")
     loaded = session(models_dir / name)
     side = loaded.get_inputs()[0].shape[-2:]
     if any(isinstance(pixels, int) and pixels != size for pixels in side):
-        raise ValueError(f"{where}: {name} takes {side[0]}×{side[1]} px and the first localiser {size}×{size}; "
-                         f"the second look needs one of the first one's input")
+        raise ValueError(f"{where}: {name} takes {side[0]}×{side[1]} px and the main model {size}×{size}; "
+                         f"the stage needs one of the main one's input")
+    given = loaded.get_outputs()[0].shape[-1]
+    if outputs is not None and isinstance(given, int) and given != outputs:
+        raise ValueError(f"{where}: {name} names {given} classes and the classifier {outputs}; "
+                         f"the stage needs one of the classifier's classes")
     return loaded
 
 

@@ -100,8 +100,9 @@ def folder_like_the_shipped(folder, meta: dict):
     folder.mkdir()
     for stage in ("localiser", "classifier"):
         (folder / meta[stage]["file"]).symlink_to(MODELS_DIR / shipped_meta()[stage]["file"])
-    if second := meta["recogniser"]["second_look"].get("localiser"):
-        (folder / second).symlink_to(MODELS_DIR / shipped_meta()["recogniser"]["second_look"]["localiser"])
+    for stage, model in (("second_look", "localiser"), ("small_faces", "classifier")):  # the stages' own models
+        if name := meta["recogniser"].get(stage, {}).get(model):
+            (folder / name).symlink_to(MODELS_DIR / shipped_meta()["recogniser"][stage][model])
     (folder / "vision.json").write_text(json.dumps(meta), encoding="utf-8")
     return folder
 

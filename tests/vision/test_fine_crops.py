@@ -38,7 +38,7 @@ def recording_recogniser(config: RecogniserConfig | None = None):
     recogniser = fake_recogniser(lambda image, conf, fill: nothing(), config)
     read = []
 
-    def read_crops(crops: np.ndarray) -> np.ndarray:
+    def read_crops(crops: np.ndarray, sides: np.ndarray | None = None) -> np.ndarray:
         read.append(crops)
         return np.tile([0.7, 0.1, 0.1, 0.1], (len(crops), 1))
 

@@ -84,7 +84,7 @@ def second_finds(image, conf, fill):
 class NamingFake(FakeRecogniser):
     """Names every crop the first code, surely: the classifier is not what is tested."""
 
-    def read_crops(self, crops: np.ndarray) -> np.ndarray:
+    def read_crops(self, crops: np.ndarray, sides: np.ndarray | None = None) -> np.ndarray:
         return np.tile([0.97, 0.01, 0.01, 0.01], (len(crops), 1))
 
 
@@ -140,7 +140,7 @@ def test_switched_off_or_with_no_second_localiser_the_look_is_the_first_ones():
 
 
 def test_the_versions_hash_leaves_out_the_second_looks_settings_until_it_names_a_localiser(tmp_path):
-    meta = VisionFile.read(MODELS_DIR).without_second_look()
+    meta = VisionFile.read(MODELS_DIR).without_second_look().without_small_faces()
     assert meta.files() == ("localiser.onnx", "classifier.onnx")
 
     def version_with(name: str, **stage) -> str:
@@ -168,7 +168,7 @@ def models_folder(folder, **stage):
     """The shipped models, with the shipped (first) localiser also as the second look's (`localiser-second.onnx`)."""
     folder.mkdir()
     meta = json.loads((MODELS_DIR / "vision.json").read_text(encoding="utf-8"))
-    for name in (meta["localiser"]["file"], meta["classifier"]["file"]):
+    for name in set(VisionFile.read(MODELS_DIR).files()) - {"localiser-second.onnx"}:  # the small faces' too
         (folder / name).symlink_to(MODELS_DIR / name)
     (folder / "localiser-second.onnx").symlink_to(MODELS_DIR / meta["localiser"]["file"])
     meta["recogniser"]["second_look"] |= {"localiser": "localiser-second.onnx", **stage}
@@ -185,7 +185,8 @@ def test_a_second_localiser_not_there_is_refused_naming_its_setting(tmp_path):
 @needs_models
 def test_the_shipped_models_look_twice_and_the_same_localiser_twice_changes_no_reading(tmp_path):
     assert shipped().second is not None and shipped().config.second_look.leave_small
-    assert VisionFile.read(MODELS_DIR).files() == ("localiser.onnx", "classifier.onnx", "localiser-second.onnx")
+    assert VisionFile.read(MODELS_DIR).files() == ("localiser.onnx", "classifier.onnx", "localiser-second.onnx",
+                                                   "classifier-small.onnx")
     photo_path = sorted((SHARED / "chinese-mahjong-detection/test/images").glob("*.jpg"))[0]
     photo = load_photo(photo_path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
     folder = models_folder(tmp_path / "twice", fewest=0, below=1000)

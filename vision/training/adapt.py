@@ -656,10 +656,13 @@ def write_models(out: Path, base_dir: Path, meta: VisionFile, classifier: onnx.M
     is None, else the adapted ones with the threshold `conf`; the recogniser's other settings are the base's.
     An adapted localiser is read alone: the second look's localiser never saw the user's tiles, and on leo's 19
     photos the adapted pipeline reads 0.962 with it and 0.976 without (2-fold, models/experiments/
-    2026-12-06-adaptation-to-095.md). Returns what its vision.json holds."""
+    2026-12-06-adaptation-to-095.md). An adapted classifier is read alone too: its classes are the user's, and the
+    small faces' classifier knows none of their faces. Returns what its vision.json holds."""
     out.mkdir(parents=True, exist_ok=True)
     if localiser is not None:
         meta = meta.without_second_look()
+    if head is not None:
+        meta = meta.without_small_faces()
     written = {meta.localiser.file: localiser is not None, meta.classifier.file: head is not None}
     for name in meta.files():  # the base's models not adapted, a second look's localiser too
         if not written.get(name):

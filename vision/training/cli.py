@@ -103,7 +103,10 @@ def _export(args: argparse.Namespace) -> int:
             config = config.changed(conf=args.conf)
         print(f"wrote {path}")
     training = args.command_line or (previous.training if previous and args.only else ())
-    print(f"wrote {VisionFile(**stages, recogniser=config, training=training).write(args.out)}")
+    exported = VisionFile(**stages, recogniser=config, training=training)
+    if previous and exported.classifier.classes != previous.classifier.classes:
+        exported = exported.without_small_faces()  # the small faces' classifier names the previous classes
+    print(f"wrote {exported.write(args.out)}")
     return 0
 
 

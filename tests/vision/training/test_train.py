@@ -171,3 +171,24 @@ def test_export_only_the_localiser_keeps_the_classifier_and_training_commands(tm
     assert json.loads((tmp_path / "vision.json").read_text())["localiser"]["conf"] == 0.55
     assert main(["train", "export", "--only", "classifier", "--out", str(tmp_path)]) == 0
     assert json.loads((tmp_path / "vision.json").read_text())["localiser"]["conf"] == 0.55  # kept
+
+
+@pytest.mark.parametrize(("classes", "small_named"), [(["1m", "2m"], True), (["1m", "2m", "3m"], False)])
+def test_a_classifier_exported_with_other_classes_names_no_small_faces_classifier(tmp_path, monkeypatch, classes,
+                                                                                   small_named):
+    import json
+
+    import fanshot.vision.training.train
+    from fanshot.cli import main
+
+    models = {"localiser": {"file": "localiser.onnx", "imgsz": 416, "classes": ["face"]},
+              "classifier": {"file": "classifier.onnx", "imgsz": 64, "classes": ["1m", "2m"]},
+              "recogniser": {"small_faces": {"classifier": "classifier-small.onnx"}}}
+    (tmp_path / "vision.json").write_text(json.dumps(models))
+    monkeypatch.setattr(fanshot.vision.training.train, "export",
+                        lambda weights, out, imgsz, dynamic, runs: (out, classes))
+
+    assert main(["train", "export", "--only", "classifier", "--out", str(tmp_path)]) == 0
+
+    small_faces = json.loads((tmp_path / "vision.json").read_text())["recogniser"]["small_faces"]
+    assert (small_faces["classifier"] == "classifier-small.onnx") == small_named
