@@ -123,3 +123,31 @@ def test_the_version_hashes_what_changes_readings_not_the_records(tmp_path):
     no_row_fill = {**meta, "recogniser": {**meta["recogniser"], "row_fill": {**meta["recogniser"]["row_fill"],
                                                                              "enabled": False}}}
     assert models_version(folder_like_the_shipped(tmp_path / "no-row-fill", no_row_fill)) != shipped
+
+
+# the shipped models before each stage's model: a folder of theirs that names none is that version
+TWO_MODELS_VERSION, SECOND_LOOK_VERSION = "1f59dda8a60f", "6ec970e16aac"
+
+
+@pytest.mark.parametrize(("stage", "setting", "base", "version", "other"), [
+    ("second_look", "localiser", VisionFile.without_second_look, TWO_MODELS_VERSION, {"below": 20, "iou": 0.6}),
+    ("small_faces", "classifier", lambda meta: meta, SECOND_LOOK_VERSION, {"below": 30.0}),
+])
+def test_a_stages_settings_count_in_the_version_once_it_names_its_model(tmp_path, stage, setting, base, version,
+                                                                         other):
+    meta = base(VisionFile.read(MODELS_DIR).without_small_faces())
+
+    def version_with(name: str, **settings) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        for file in meta.files():
+            (folder / file).symlink_to(MODELS_DIR / file)
+        (folder / "stage.onnx").write_bytes(b"a model")
+        changed = getattr(meta.recogniser, stage).model_copy(update=settings)
+        meta.model_copy(update={"recogniser": meta.recogniser.model_copy(update={stage: changed})}).write(folder)
+        return models_version(folder)
+
+    assert version_with("none") == version == version_with("other", **other)  # no model: reads the same
+    named = version_with("named", **{setting: "stage.onnx"})
+    assert named != version and version_with("named-again", **{setting: "stage.onnx"}) == named
+    assert version_with("named-other", **{setting: "stage.onnx"}, **other) != named

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fanshot.vision.cli import load_recogniser
-from fanshot.vision.config import RecogniserConfig, SecondLook, VisionFile, models_version
+from fanshot.vision.config import RecogniserConfig, SecondLook, VisionFile
 from fanshot.vision.geometry import union_of_looks
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser, rescaled, shipped, suggests_misses
@@ -17,8 +17,6 @@ from tests.vision.test_zoom import SHARED
 
 CONF = 0.5
 SETTINGS = RecogniserConfig(conf=CONF, unsure=0.3)
-# the shipped models before the stage existed: a folder of their two that names no second localiser is this version
-TWO_MODELS_VERSION = "1f59dda8a60f"
 
 
 def box(x: float, y: float = 0.0, side: float = 10.0) -> list[float]:
@@ -137,28 +135,6 @@ def test_switched_off_or_with_no_second_localiser_the_look_is_the_first_ones():
     alone = replace(recogniser, second=None)
     assert not alone.find(PHOTO).second_look and len(alone.find(PHOTO).found) == 12
     assert fake_recogniser(first_finds).find(PHOTO).second_look is False
-
-
-def test_the_versions_hash_leaves_out_the_second_looks_settings_until_it_names_a_localiser(tmp_path):
-    meta = VisionFile.read(MODELS_DIR).without_second_look().without_small_faces()
-    assert meta.files() == ("localiser.onnx", "classifier.onnx")
-
-    def version_with(name: str, **stage) -> str:
-        folder = tmp_path / name
-        folder.mkdir()
-        for file in meta.files():
-            (folder / file).symlink_to(MODELS_DIR / file)
-        (folder / "second.onnx").write_bytes(b"a localiser")
-        second_look = meta.recogniser.second_look.model_copy(update=stage)
-        meta.model_copy(update={"recogniser": meta.recogniser.model_copy(update={"second_look": second_look})}
-                        ).write(folder)
-        return models_version(folder)
-
-    assert version_with("alone") == TWO_MODELS_VERSION
-    assert version_with("stricter", below=20, iou=0.6) == TWO_MODELS_VERSION  # no second localiser: reads the same
-    named = version_with("named", localiser="second.onnx")
-    assert named != TWO_MODELS_VERSION and version_with("named-again", localiser="second.onnx") == named
-    assert version_with("named-stricter", localiser="second.onnx", below=20) != named
 
 
 needs_models = pytest.mark.model

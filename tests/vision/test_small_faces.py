@@ -16,8 +16,6 @@ from tests.vision.test_zoom import SHARED
 
 CODES = ["1m", "2m", "3m", "4m"]
 MAIN, SMALL = 0, 1  # the code each fake classifier names every crop
-# the shipped models before the stage existed: a folder of their three that names no small faces' classifier
-SECOND_LOOK_VERSION = "6ec970e16aac"
 
 
 class Naming:
@@ -127,23 +125,3 @@ def test_an_adapted_classifier_is_read_alone_and_a_kept_one_keeps_the_small_face
     assert kept.recogniser.small_faces.classifier == "small.onnx" and (tmp_path / "kept" / "small.onnx").is_file()
     assert adapted.recogniser.small_faces.classifier is None
     assert "small.onnx" not in adapted.files() and Recogniser.load(tmp_path / "adapted").small_classifier is None
-
-
-def test_the_version_leaves_out_the_small_faces_settings_until_it_names_a_classifier(tmp_path):
-    meta = VisionFile.read(MODELS_DIR).without_small_faces()
-
-    def version_with(name: str, **stage) -> str:
-        folder = tmp_path / name
-        folder.mkdir()
-        for file in meta.files():
-            (folder / file).symlink_to(MODELS_DIR / file)
-        (folder / "small.onnx").write_bytes(b"a classifier")
-        small_faces = meta.recogniser.small_faces.model_copy(update=stage)
-        meta.model_copy(update={"recogniser": meta.recogniser.model_copy(update={"small_faces": small_faces})}
-                        ).write(folder)
-        return models_version(folder)
-
-    assert version_with("none") == SECOND_LOOK_VERSION == version_with("other-below", below=30.0)
-    named = version_with("named", classifier="small.onnx")
-    assert named != SECOND_LOOK_VERSION and version_with("named-again", classifier="small.onnx") == named
-    assert version_with("named-other-below", classifier="small.onnx", below=30.0) != named
