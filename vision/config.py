@@ -321,7 +321,7 @@ class VisionFile(Settings):
         """This file for a classifier refitted to `classes`, read at the threshold `conf` (checked by `write`); with
         other classes, naming no small faces' classifier (it names the previous ones)."""
         kept = self if tuple(classes) == self.classifier.classes else self.without_small_faces()
-        return kept.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
+        return kept.model_copy(update={"classifier": kept.classifier.model_copy(update={"classes": tuple(classes)}),
                                        "recogniser": kept.recogniser.model_copy(update={"conf": conf})})
 
     def without_second_look(self) -> VisionFile:
