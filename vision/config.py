@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -319,10 +320,15 @@ class VisionFile(Settings):
 
     def with_classifier(self, classes: list[str], conf: float) -> VisionFile:
         """This file for a classifier refitted to `classes`, read at the threshold `conf` (checked by `write`); with
-        other classes, naming no small faces' classifier (it names the previous ones)."""
-        kept = self if tuple(classes) == self.classifier.classes else self.without_small_faces()
-        return kept.model_copy(update={"classifier": kept.classifier.model_copy(update={"classes": tuple(classes)}),
-                                       "recogniser": kept.recogniser.model_copy(update={"conf": conf})})
+        other classes, naming no small faces' classifier (`small_faces_naming`)."""
+        refitted = self.model_copy(update={"classifier": self.classifier.model_copy(update={"classes": tuple(classes)}),
+                                           "recogniser": self.recogniser.model_copy(update={"conf": conf})})
+        return refitted.small_faces_naming(self.classifier.classes)
+
+    def small_faces_naming(self, classes: Sequence[str]) -> VisionFile:
+        """This file, naming no small-face classifier unless its classifier's classes are `classes`, the ones the
+        small one was trained on (a classifier refitted or exported with others)."""
+        return self if tuple(classes) == self.classifier.classes else self.without_small_faces()
 
     def without_second_look(self) -> VisionFile:
         """This file naming no second localiser (`second_look` then does nothing)."""

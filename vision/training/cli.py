@@ -104,8 +104,8 @@ def _export(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     training = args.command_line or (previous.training if previous and args.only else ())
     exported = VisionFile(**stages, recogniser=config, training=training)
-    if previous and exported.classifier.classes != previous.classifier.classes:
-        exported = exported.without_small_faces()  # the small faces' classifier names the previous classes
+    if previous:
+        exported = exported.small_faces_naming(previous.classifier.classes)
     print(f"wrote {exported.write(args.out)}")
     return 0
 
