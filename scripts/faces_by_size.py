@@ -1,0 +1,76 @@
+"""Which classifier names a YOLO set's faces better, by the face's side in the frame the recogniser reads
+(models/experiments/2026-12-06-classifier-unseen-art.md, "by face size"). Each labelled box is cut from the photo
+shrunk as the recogniser reads it (longer side at most RECOGNITION_MAX_SIDE) and named by the shipped classifier
+alone and by MODELS' small-face classifier alone. Usage (the choice sets only):
+
+    .venv/bin/python scripts/faces_by_size.py work/tune-random work/models-small4
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from fanshot.datasets.yolo import read_names
+from fanshot.vision.geometry import cut_crop
+from fanshot.vision.image import RECOGNITION_MAX_SIDE
+from fanshot.vision.recogniser import MODELS_DIR, Recogniser
+from fanshot.vision.training.train import labelled_images
+
+BINS = (0, 24, 32, 40, 48, 56, 64, np.inf)  # px: the side (√area) of a face in the frame read
+PHOTOS = (".jpg", ".jpeg", ".png")
+
+
+def frame(path: Path) -> np.ndarray:
+    """The photo as RGB, shrunk (area filter) so that its longer side is at most RECOGNITION_MAX_SIDE."""
+    image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
+    height, width = image.shape[:2]
+    if (scale := RECOGNITION_MAX_SIDE / max(height, width)) < 1:
+        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    return image
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("set", type=Path, help="a YOLO folder (data.yaml); its valid split if it has one, else train")
+    parser.add_argument("models", type=Path, help="a models folder naming a small-face classifier")
+    args = parser.parse_args()
+    main_only = Recogniser.load(MODELS_DIR)
+    main_only = main_only.with_config(main_only.config.without("small_faces"))
+    small_only = Recogniser.load(args.models)
+    if small_only.small_classifier is None:
+        parser.error(f"{args.models} names no small-face classifier (recogniser.small_faces.classifier)")
+    small_only = small_only.with_config(small_only.config.changed(small_faces={"below": 1e9}))
+    names = read_names(args.set)
+    split = "valid" if (args.set / "valid" / "images").is_dir() else "train"
+    split = split if (args.set / split / "images").is_dir() else ""
+    counts = np.zeros((len(BINS) - 1, 3), dtype=int)  # faces, named right by the main one, by the small one
+    for path, labels in labelled_images(args.set, split):
+        codes = [names[int(c)] for c in labels[:, 0]]
+        keep = [k for k, code in enumerate(codes) if code in main_only.codes]
+        if path.suffix.lower() not in PHOTOS or not keep:
+            continue
+        image = frame(path)
+        height, width = image.shape[:2]
+        boxes = labels[keep, 1:] * [width, height, width, height]
+        crops = np.stack([cut_crop(image, box, main_only.classifier_size) for box in boxes])
+        truth = [codes[k] for k in keep]
+        right = [np.array([reader.codes[i] == code for i, code in zip(probs.argmax(axis=1), truth, strict=True)])
+                 for reader, probs in ((main_only, main_only.read_crops(crops)),
+                                       (small_only, small_only.read_crops(crops, np.zeros(len(crops)))))]
+        sides = np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+        for which, side in enumerate(np.searchsorted(BINS, sides, side="right") - 1):
+            counts[side] += [1, right[0][which], right[1][which]]
+    print(args.set, split or "(flat)")
+    bins = zip(BINS[:-1], BINS[1:], strict=True)
+    for (low, high), (faces, main_right, small_right) in zip(bins, counts, strict=True):
+        if faces:
+            print(f"  side {low:>3}-{high:<5} n={faces:5d}  main {main_right / faces:.3f}  "
+                  f"small {small_right / faces:.3f}  diff {small_right - main_right:+d}")
+
+
+if __name__ == "__main__":
+    main()
