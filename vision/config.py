@@ -113,6 +113,12 @@ class FineCrops(Settings):
                                                    "the frame read's")
 
 
+# A small face's box as the localiser's error moves it (scale about its centre, shift across, shift down, as shares of
+# its width and height): SmallFaces.views reads the first so many.
+VIEWS = ((1.0, 0.0, 0.0), (1.12, 0.0, 0.0), (0.9, 0.0, 0.0), (1.0, -0.06, 0.0), (1.0, 0.06, 0.0), (1.0, 0.0, -0.06),
+         (1.0, 0.0, 0.06))
+
+
 class SmallFaces(Settings):
     """A second classifier for small faces: a face under `below` px (side, √area) in the image its crop is cut from
     is enlarged to the classifier's 64 px, a blur that this one trained on (train crops shown 16-44 px wide,
@@ -124,6 +130,9 @@ class SmallFaces(Settings):
                                    description="a classifier ONNX file in the models folder, of the main one's "
                                                "input and classes; null: every face named by the main one")
     below: float = Field(48.0, gt=0, description="px: a face this small in the image its crop is cut from")
+    views: int = Field(1, ge=1, le=len(VIEWS), description="crops read of each small face, their probabilities "
+                                                           "averaged: its box, then the boxes moved a little "
+                                                           "(`VIEWS`); 1: the box alone")
 
 
 class RowFill(Settings):

@@ -12,6 +12,8 @@ import numpy as np
 from fanshot.vision.layout import rows, straighten
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from fanshot.vision.config import RecogniserConfig, ZoomIn
 
 PAD_VALUE = 114  # ultralytics' letterbox grey: the localiser was trained with it
@@ -120,6 +122,16 @@ def cut_crop(image: np.ndarray, box: np.ndarray, size: int, turns: int = 0) -> n
     x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
     crop = np.ascontiguousarray(np.rot90(image[y1:y2, x1:x2], turns)) if turns else image[y1:y2, x1:x2]
     return cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def moved_boxes(box: np.ndarray, views: Sequence[tuple[float, float, float]]) -> np.ndarray:
+    """The box (x1, y1, x2, y2) once per view (scale about its centre, shift across and down as shares of its
+    width and height): V×4."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    centre_x, centre_y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return np.array([[centre_x + dx * width - scale * width / 2, centre_y + dy * height - scale * height / 2,
+                      centre_x + dx * width + scale * width / 2, centre_y + dy * height + scale * height / 2]
+                     for scale, dx, dy in views], dtype=np.float64)
 
 
 def tile_sides(boxes: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 import onnxruntime as ort
 
 from fanshot.scoring.tiles import BACK
-from fanshot.vision.config import VISION_JSON, RecogniserConfig, SecondLook, VisionFile, ZoomOut
+from fanshot.vision.config import VIEWS, VISION_JSON, RecogniserConfig, SecondLook, VisionFile, ZoomOut
 from fanshot.vision.geometry import (
     close_up_tiles,
     cut_at_edge,
@@ -27,6 +27,7 @@ from fanshot.vision.geometry import (
     inside,
     letterbox,
     mostly_within,
+    moved_boxes,
     nms,
     tile_sides,
     tiles_small,
@@ -230,12 +231,30 @@ class Recogniser:
         boxes = unletterbox(boxes[keep], boxed, image.shape[1], image.shape[0])
         return Detections(boxes.reshape(-1, 4), scores[keep], [self.localiser_classes[c] for c in classes[keep]])
 
-    def cut_crops(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """The classifier's input crops (N×size×size×3) of the boxes."""
+    def cut_crops(self, image: np.ndarray, boxes: np.ndarray, turns: int = 0) -> np.ndarray:
+        """The classifier's input crops (N×size×size×3) of the boxes, turned `turns` quarters."""
         size = self.classifier_size
         if not len(boxes):
             return np.zeros((0, size, size, 3), dtype=np.uint8)
-        return np.stack([cut_crop(image, box, size) for box in boxes])
+        return np.stack([cut_crop(image, box, size, turns) for box in boxes])
+
+    def cut_views(self, image: np.ndarray, boxes: np.ndarray, turns: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The crops to read of the boxes (`cut_crops`), a small face's once per view (`small_faces.views`), and
+        the box each crop is of."""
+        views = self.config.small_faces.views
+        small = self.small_faces(tile_sides(boxes), len(boxes)) if views > 1 else np.zeros(len(boxes), dtype=bool)
+        owners = np.repeat(np.arange(len(boxes)), np.where(small, views, 1))
+        looked = [moved_boxes(box, VIEWS[:views]) if is_small else box[None] for box, is_small in zip(boxes, small,
+                                                                                                       strict=True)]
+        return self.cut_crops(image, np.concatenate(looked) if looked else boxes, turns), owners
+
+    def read_views(self, crops: np.ndarray, sides: np.ndarray, owners: np.ndarray) -> np.ndarray:
+        """Class probabilities of the boxes whose crops these are (`cut_views`; `sides`: the boxes'), each box's
+        the mean of its crops'."""
+        probs = self.read_crops(crops, sides[owners])
+        summed = np.zeros((len(sides), probs.shape[1]), dtype=np.float64)
+        np.add.at(summed, owners, probs)
+        return (summed / np.bincount(owners, minlength=len(sides))[:, None]).astype(np.float32)
 
     def read_crops(self, crops: np.ndarray, sides: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities (N×codes) of tile crops; given each face's side in the image its crop was cut from,
@@ -254,9 +273,10 @@ class Recogniser:
             return np.zeros(count, dtype=bool)
         return sides < stage.below
 
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N×codes) of the tile crops."""
-        return self.read_crops(self.cut_crops(image, boxes), tile_sides(boxes))
+    def classify(self, image: np.ndarray, boxes: np.ndarray, turns: int = 0) -> np.ndarray:
+        """Class probabilities (N×codes) of the tiles in these boxes, cut turned `turns` quarters."""
+        crops, owners = self.cut_views(image, boxes, turns)
+        return self.read_views(crops, tile_sides(boxes), owners)
 
     # The localisation stages.
 
@@ -387,9 +407,10 @@ class Recogniser:
         the way the classifier reads its faces more surely (`sureness`), classified. Each crop is read as cut and
         turned half, which is the half-turned photo's crop bar resampling."""
         found, image = look.found, look.image
-        crops, sides = self.cut_crops(image, found.boxes), tile_sides(found.boxes)
-        both = self.read_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]), np.concatenate([sides, sides]))
-        upright, flipped = both[:len(crops)], both[len(crops):]
+        (crops, owners), sides = self.cut_views(image, found.boxes), tile_sides(found.boxes)
+        both = self.read_views(np.concatenate([crops, crops[:, ::-1, ::-1]]), np.concatenate([sides, sides]),
+                               np.concatenate([owners, owners + len(sides)]))
+        upright, flipped = both[:len(sides)], both[len(sides):]
         faces = found.faces
         if not faces.any() or sureness(flipped[faces]) <= sureness(upright[faces]):
             return replace(look, found=replace(found, probs=upright))
@@ -415,9 +436,8 @@ class Recogniser:
             return look
         full = original.pixels()
         boxes = look.photo_boxes(width, height)[small] * np.array([full.shape[1] / width, full.shape[0] / height] * 2)
-        crops = np.stack([cut_crop(full, box, self.classifier_size, look.turns) for box in boxes])
         probs = look.found.probs.copy()
-        probs[small] = self.read_crops(crops, tile_sides(boxes))
+        probs[small] = self.classify(full, boxes, look.turns)
         return replace(look, found=replace(look.found, probs=probs))
 
     def drop_non_tiles(self, found: Detections) -> Detections:

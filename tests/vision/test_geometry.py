@@ -1,7 +1,16 @@
 import numpy as np
 import pytest
 
-from fanshot.vision.geometry import PAD_VALUE, cut_crop, decode_yolo, letterbox, nms, turn_boxes, unletterbox
+from fanshot.vision.geometry import (
+    PAD_VALUE,
+    cut_crop,
+    decode_yolo,
+    letterbox,
+    moved_boxes,
+    nms,
+    turn_boxes,
+    unletterbox,
+)
 
 
 def test_letterbox_keeps_aspect_and_centres():
@@ -61,3 +70,9 @@ def test_cut_crop_stretches_and_clips():
     assert cut_crop(image, np.array([10.2, 5.0, 30.0, 45.0]), 64).shape == (64, 64, 3)
     assert cut_crop(image, np.array([-20.0, -20.0, 200.0, 200.0]), 8).shape == (8, 8, 3)
     assert cut_crop(image, np.array([90.0, 60.0, 95.0, 70.0]), 8).shape == (8, 8, 3)  # wholly outside
+
+
+def test_moved_boxes_scale_about_the_centre_and_shift_by_shares_of_the_box():
+    box = np.array([10.0, 20.0, 30.0, 60.0])  # 20 wide, 40 tall, centred on (20, 40)
+    moved = moved_boxes(box, [(1.0, 0.0, 0.0), (1.5, 0.0, 0.0), (1.0, 0.1, -0.25)])
+    assert moved.tolist() == [[10, 20, 30, 60], [5, 10, 35, 70], [12, 10, 32, 50]]

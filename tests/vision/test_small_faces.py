@@ -1,16 +1,19 @@
 """The small faces' classifier (`small_faces`, issue 52): faces under `below` px in the image their crop is cut
-from are named by it, every other face by the main classifier; nothing changes while no file is named."""
+from are named by it, each from `views` crops, every other face by the main classifier from one; nothing changes
+while no file is named."""
 
 import json
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import onnx
 import pytest
 
-from fanshot.vision.config import RecogniserConfig, VisionFile, models_version
-from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
-from fanshot.vision.recogniser import MODELS_DIR, Recogniser, shipped
+from fanshot.vision.config import VIEWS, RecogniserConfig, VisionFile, models_version
+from fanshot.vision.geometry import cut_crop, moved_boxes
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, Original, load_photo
+from fanshot.vision.recogniser import MODELS_DIR, Detections, Look, Recogniser, shipped
 from fanshot.vision.training.adapt import base_head, write_models
 from tests.vision.test_zoom import SHARED
 
@@ -35,10 +38,20 @@ class Naming:
         return [probs]
 
 
-def recogniser(small: bool = True, **stage) -> Recogniser:
+class Brightness(Naming):
+    """A classifier session that names a crop 1m as sure as it is bright (its mean over 255), else 2m."""
+
+    def run(self, _outputs: None, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        crops = next(iter(feeds.values()))
+        self.crops += len(crops)
+        bright = crops.reshape(len(crops), -1).mean(axis=1)  # the tensor is already over 255
+        return [np.stack([bright, 1 - bright, 0 * bright, 0 * bright], axis=1).astype(np.float32)]
+
+
+def recogniser(small: bool = True, small_reader: Naming | None = None, **stage) -> Recogniser:
     config = RecogniserConfig(conf=0.5).changed(small_faces=stage) if stage else RecogniserConfig(conf=0.5)
     return Recogniser(None, 416, ["face", "back"], Naming(MAIN), 64, CODES, config,
-                      small_classifier=Naming(SMALL) if small else None)
+                      small_classifier=(small_reader or Naming(SMALL)) if small else None)
 
 
 CROPS = np.zeros((4, 64, 64, 3), dtype=np.uint8)
@@ -66,6 +79,40 @@ def test_a_face_is_measured_in_the_image_its_crop_is_cut_from():
     boxes = np.array([[0, 0, 30, 40], [100, 100, 160, 180]], dtype=np.float32)  # sides √1200 ≈ 35 and √4800 ≈ 69
     assert reader.classify(image, boxes).argmax(axis=1).tolist() == [SMALL, MAIN]
     assert reader.name_tile(image, [0, 0, 30, 40])["code"] == CODES[SMALL]  # a box the user draws too
+
+
+IMAGE = np.zeros((400, 400, 3), dtype=np.uint8)
+IMAGE[:, 15:] = 255  # a small face's box straddles the edge: each view of it sees another share of white
+BOXES = np.array([[0, 0, 30, 40], [100, 100, 160, 180]], dtype=np.float32)  # sides ≈ 35 (small) and ≈ 69
+
+
+@pytest.mark.parametrize("views", [1, 2, 7])
+def test_a_small_face_is_named_from_views_crops_their_probabilities_averaged(views):
+    reader = recogniser(small_reader=Brightness(SMALL), views=views)
+    probs = reader.classify(IMAGE, BOXES)
+    crops = np.stack([cut_crop(IMAGE, box, 64) for box in moved_boxes(BOXES[0], VIEWS[:views])])
+    assert probs[0, 0] == pytest.approx(crops.mean() / 255, abs=1e-5)
+    assert probs[1].argmax() == MAIN  # a large face: one crop, by the main classifier
+    assert (reader.small_classifier.crops, reader.classifier.crops) == (views, 1)
+
+
+def test_every_path_that_names_faces_reads_a_small_one_from_every_view():
+    turned = recogniser(views=7)
+    look = turned.right_way_up(Look(IMAGE, Detections(BOXES, np.ones(2), ["face", "face"]), turns=1))
+    assert look.found.probs.argmax(axis=1).tolist() == [SMALL, MAIN]
+    assert (turned.small_classifier.crops, turned.classifier.crops) == (2 * 7, 2)  # as cut and half-turned
+    fine = recogniser(views=7)
+    found = Detections(BOXES / 4, np.ones(2), ["face", "face"], np.zeros((2, len(CODES)), dtype=np.float32))
+    original = Original(cv2.imencode(".png", IMAGE)[1].tobytes())  # 400 px: both faces named from it, larger
+    named = fine.named_at_full_size(Look(IMAGE[::4, ::4], found, 0), 100, 100, original)
+    assert named.found.probs.argmax(axis=1).tolist() == [SMALL, MAIN]
+    assert (fine.small_classifier.crops, fine.classifier.crops) == (7, 1)
+
+
+@pytest.mark.parametrize("views", [0, len(VIEWS) + 1])
+def test_views_beyond_those_defined_are_refused(views):
+    with pytest.raises(ValueError, match="views"):
+        RecogniserConfig(conf=0.5).changed(small_faces={"views": views})
 
 
 def folder_with(tmp_path, name: str, small: str, source: str | None = None):
