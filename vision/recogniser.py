@@ -252,9 +252,11 @@ class Recogniser:
         """Class probabilities of the boxes whose crops these are (`cut_views`; `sides`: the boxes'), each box's
         the mean of its crops'."""
         probs = self.read_crops(crops, sides[owners])
+        if len(owners) == len(sides):  # a crop a box
+            return probs
         summed = np.zeros((len(sides), probs.shape[1]), dtype=np.float64)
         np.add.at(summed, owners, probs)
-        return (summed / np.bincount(owners, minlength=len(sides))[:, None]).astype(np.float32)
+        return (summed / np.bincount(owners, minlength=len(sides))[:, None]).astype(probs.dtype)
 
     def read_crops(self, crops: np.ndarray, sides: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities (N×codes) of tile crops; given each face's side in the image its crop was cut from,
