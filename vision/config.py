@@ -122,8 +122,10 @@ VIEWS = ((1.0, 0.0, 0.0), (1.12, 0.0, 0.0), (0.9, 0.0, 0.0), (1.0, -0.06, 0.0), 
 class SmallFaces(Settings):
     """A second classifier for small faces: a face under `below` px (side, √area) in the image its crop is cut from
     is enlarged to the classifier's 64 px, a blur that this one trained on (train crops shown 16-44 px wide,
-    `fanshot train data --small`) and the main one did not; it names those faces, the main one every other. Off
-    while `classifier` names no file: then the version leaves these settings out (`VisionFile.version`)."""
+    `fanshot train data --small`) and the main one did not; it names those faces, each from `views` crops (a box a
+    few pixels off is a large share of a small face), the main one every other. Off while `classifier` names no
+    file: then the version leaves these settings out (`VisionFile.version`). Chosen on the choice sets
+    (models/experiments/2026-12-06-sharp-small-faces.md)."""
 
     enabled: bool = True
     classifier: str | None = Field(None, min_length=1, pattern=r"^[^/\\]+$",

@@ -244,8 +244,8 @@ class Recogniser:
         views = self.config.small_faces.views
         small = self.small_faces(tile_sides(boxes), len(boxes)) if views > 1 else np.zeros(len(boxes), dtype=bool)
         owners = np.repeat(np.arange(len(boxes)), np.where(small, views, 1))
-        looked = [moved_boxes(box, VIEWS[:views]) if is_small else box[None] for box, is_small in zip(boxes, small,
-                                                                                                       strict=True)]
+        looked = [moved_boxes(box, VIEWS[:views]) if one_small else box[None]
+                  for box, one_small in zip(boxes, small, strict=True)]
         return self.cut_crops(image, np.concatenate(looked) if looked else boxes, turns), owners
 
     def read_views(self, crops: np.ndarray, sides: np.ndarray, owners: np.ndarray) -> np.ndarray:
