@@ -1,6 +1,6 @@
 """Which classifier names a YOLO set's faces better, by the face's side in the frame the recogniser reads
 (models/experiments/2026-12-06-classifier-unseen-art.md, "by face size"). Each labelled box is cut from the photo
-shrunk as the recogniser reads it (longer side at most RECOGNITION_MAX_SIDE) and named by the shipped classifier
+as the recogniser reads it (`load_photo`, longer side at most RECOGNITION_MAX_SIDE) and named by the shipped classifier
 alone and by MODELS' small-face classifier alone. Usage (the choice sets only):
 
     .venv/bin/python scripts/faces_by_size.py work/tune-random work/models-small4
@@ -18,22 +18,13 @@ import cv2
 import numpy as np
 
 from fanshot.datasets.yolo import read_names
-from fanshot.vision.geometry import cut_crop
-from fanshot.vision.image import RECOGNITION_MAX_SIDE
+from fanshot.vision.geometry import cut_crop, tile_sides
+from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 from fanshot.vision.training.train import labelled_images
 
 BINS = (0, 24, 32, 40, 48, 56, 64, np.inf)  # px: the side (√area) of a face in the frame read
 PHOTOS = (".jpg", ".jpeg", ".png")
-
-
-def frame(path: Path) -> np.ndarray:
-    """The photo as RGB, shrunk (area filter) so that its longer side is at most RECOGNITION_MAX_SIDE."""
-    image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
-    height, width = image.shape[:2]
-    if (scale := RECOGNITION_MAX_SIDE / max(height, width)) < 1:
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    return image
 
 
 def edge_slope(crop: np.ndarray) -> float:
@@ -65,7 +56,7 @@ def main() -> None:
         keep = [k for k, code in enumerate(codes) if code in main_only.codes]
         if path.suffix.lower() not in PHOTOS or not keep:
             continue
-        image = frame(path)
+        image = load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE)
         height, width = image.shape[:2]
         boxes = labels[keep, 1:] * [width, height, width, height]
         crops = np.stack([cut_crop(image, box, main_only.classifier_size) for box in boxes])
@@ -73,7 +64,7 @@ def main() -> None:
         right = [np.array([reader.codes[i] == code for i, code in zip(probs.argmax(axis=1), truth, strict=True)])
                  for reader, probs in ((main_only, main_only.read_crops(crops)),
                                        (small_only, small_only.read_crops(crops, np.zeros(len(crops)))))]
-        sides = np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+        sides = tile_sides(boxes)
         native = [edge_slope(cut_crop(image, box, max(3, round(side)))) for box, side in zip(boxes, sides, strict=True)]
         records.append(np.column_stack([sides, [edge_slope(crop) for crop in crops], native, *right]))
         for which, side in enumerate(np.searchsorted(BINS, sides, side="right") - 1):
