@@ -14,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
+from fanshot.vision.config import SmallFaces
+
 SIDE, SLOPE, NATIVE_SLOPE, MAIN_RIGHT, SMALL_RIGHT = range(5)  # faces_by_size.py's columns
-BELOW = 48.0  # px: the small faces (SmallFaces.below)
+BELOW = SmallFaces().below  # px: the small faces
 
 
 def net_won(faces: np.ndarray, named_small: np.ndarray) -> int:

@@ -15,15 +15,11 @@ from pathlib import Path
 import cv2
 
 from fanshot.vision.evaluation.evaluate import manifest_entries
+from fanshot.vision.evaluation.metrics import matched
 from fanshot.vision.image import RECOGNITION_MAX_SIDE, load_photo
 from fanshot.vision.recogniser import MODELS_DIR, Recogniser
 
 SCALES = ((1, 1), (1, 0.5), (1, 0.35), (0.5, 1), (0.35, 1), (1, 2), (2, 1))  # (width, height) factors
-
-
-def right(found: list[str], true: list[str]) -> int:
-    """How many of `true` the codes `found` name, each once."""
-    return sum((Counter(found) & Counter(true)).values())
 
 
 def main() -> None:
@@ -37,7 +33,7 @@ def main() -> None:
     totals, photos_read, tiles = Counter(), 0, 0
     for (path, _, _), read in zip(manifest_entries(Path(args.set)), photos, strict=True):
         true = read["true"]
-        if right(read["found"], true) > len(true) * 0.5:
+        if matched(read["found"], true) > len(true) * 0.5:
             continue
         photos_read, tiles = photos_read + 1, tiles + len(true)
         photo = load_photo(path.read_bytes(), max_side=RECOGNITION_MAX_SIDE, of_a_hand=True)
@@ -46,7 +42,7 @@ def main() -> None:
             size = (round(photo.shape[1] * scale[0]), round(photo.shape[0] * scale[1]))
             found = [tile["code"] for tile in recogniser(cv2.resize(photo, size, interpolation=cv2.INTER_AREA))
                      .as_dict()["tiles"]]
-            hits = right(found, true)
+            hits = matched(found, true)
             totals[scale] += hits
             totals[scale, "false"] += len(found) - hits
             row.append(hits)

@@ -238,11 +238,12 @@ class Recogniser:
             return np.zeros((0, size, size, 3), dtype=np.uint8)
         return np.stack([cut_crop(image, box, size, turns) for box in boxes])
 
-    def cut_views(self, image: np.ndarray, boxes: np.ndarray, turns: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """The crops to read of the boxes (`cut_crops`), a small face's once per view (`small_faces.views`), and
-        the box each crop is of."""
+    def cut_views(self, image: np.ndarray, boxes: np.ndarray, sides: np.ndarray,
+                  turns: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """The crops to read of the boxes of these `sides` (`cut_crops`), a small face's once per view
+        (`small_faces.views`), and the box each crop is of."""
         views = self.config.small_faces.views
-        small = self.small_faces(tile_sides(boxes), len(boxes)) if views > 1 else np.zeros(len(boxes), dtype=bool)
+        small = self.small_faces(sides, len(boxes)) if views > 1 else np.zeros(len(boxes), dtype=bool)
         owners = np.repeat(np.arange(len(boxes)), np.where(small, views, 1))
         looked = [moved_boxes(box, VIEWS[:views]) if one_small else box[None]
                   for box, one_small in zip(boxes, small, strict=True)]
@@ -277,8 +278,9 @@ class Recogniser:
 
     def classify(self, image: np.ndarray, boxes: np.ndarray, turns: int = 0) -> np.ndarray:
         """Class probabilities (N×codes) of the tiles in these boxes, cut turned `turns` quarters."""
-        crops, owners = self.cut_views(image, boxes, turns)
-        return self.read_views(crops, tile_sides(boxes), owners)
+        sides = tile_sides(boxes)
+        crops, owners = self.cut_views(image, boxes, sides, turns)
+        return self.read_views(crops, sides, owners)
 
     # The localisation stages.
 
@@ -409,7 +411,8 @@ class Recogniser:
         the way the classifier reads its faces more surely (`sureness`), classified. Each crop is read as cut and
         turned half, which is the half-turned photo's crop bar resampling."""
         found, image = look.found, look.image
-        (crops, owners), sides = self.cut_views(image, found.boxes), tile_sides(found.boxes)
+        sides = tile_sides(found.boxes)
+        crops, owners = self.cut_views(image, found.boxes, sides)
         both = self.read_views(np.concatenate([crops, crops[:, ::-1, ::-1]]), np.concatenate([sides, sides]),
                                np.concatenate([owners, owners + len(sides)]))
         upright, flipped = both[:len(sides)], both[len(sides):]
